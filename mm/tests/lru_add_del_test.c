@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of lruvec_add_folio() and lruvec_del_folio() on a fake node:
+ * a folio lands on the list folio_lru_list() names (or, with the multi-gen
+ * LRU, on a generation of its type), and every list's walked length stays
+ * equal to the node's NR_LRU_BASE + lru and the zones' NR_ZONE_LRU_BASE +
+ * lru counters, in pages, for order-0 and large folios.
+ */
+#include <kunit/test.h>
+#include <linux/mm_inline.h>
+#include <linux/vmstat.h>
+
+#include "lrutest.h"
+
+/*
+ * The list a just-added folio is accounted to.  @lru is folio_lru_list()
+ * before the add: with the multi-gen LRU on, evictable folios go to a
+ * generation instead, and which generations count as active is the
+ * lruvec's business (lru_gen_is_active()), so ask the folio where it went.
+ */
+static enum lru_list lru_after_add(struct lrutest_node *node,
+				   struct folio *folio, enum lru_list lru)
+{
+#ifdef CONFIG_LRU_GEN
+	if (lru != LRU_UNEVICTABLE && lru_gen_enabled()) {
+		int gen = folio_lru_gen(folio);
+
+		if (gen < 0)
+			return NR_LRU_LISTS;
+		return (folio_is_file_lru(folio) ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON) +
+			(lru_gen_is_active(node->lruvec, gen) ? LRU_ACTIVE : 0);
+	}
+#endif
+	return lru;
+}
+
+/* Every list: walked pages == node counter == zone counters == @want. */
+static void expect_lists(struct kunit *test, struct lrutest_node *node,
+			 const unsigned long want[NR_LRU_LISTS], const char *when)
+{
+	enum lru_list lru;
+
+	for_each_lru(lru) {
+		unsigned long node_pages = lrutest_node_pages(node, lru);
+
+		KUNIT_EXPECT_EQ_MSG(test, node_pages, want[lru],
+				    "%s: node %s pages", when, lrutest_lru_names[lru]);
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_zone_pages(node, lru), node_pages,
+				    "%s: zone %s pages differ from node", when,
+				    lrutest_lru_names[lru]);
+		if (lru != LRU_UNEVICTABLE)
+			KUNIT_EXPECT_EQ_MSG(test, lrutest_walk_pages(node->lruvec, lru),
+					    node_pages, "%s: walked %s pages differ from counter",
+					    when, lrutest_lru_names[lru]);
+	}
+}
+
+/* Where a listed folio is found by walking, against where it should be. */
+static void expect_listed_on(struct kunit *test, struct lrutest_node *node,
+			     struct folio *folio, enum lru_list lru)
+{
+	int where = lrutest_find_folio(node->lruvec, folio);
+
+	KUNIT_EXPECT_TRUE_MSG(test, folio_test_lru(folio), "PG_lru not set");
+	if (lru == LRU_UNEVICTABLE)
+		KUNIT_EXPECT_EQ_MSG(test, where, LRUTEST_NOT_LISTED,
+				    "unevictable folio threaded on %s",
+				    where < 0 ? "-" : lrutest_lru_names[where]);
+	else
+		KUNIT_EXPECT_EQ_MSG(test, where, (int)lru,
+				    "walked to %s, want %s",
+				    where < 0 ? "no list" : lrutest_lru_names[where],
+				    lrutest_lru_names[lru]);
+}
+
+struct lru_add_case {
+	unsigned long flags;
+	unsigned int order;
+	char desc[40];
+};
+
+static const unsigned long lru_add_flags[NR_LRU_LISTS] = {
+	[LRU_INACTIVE_ANON]	= LRUTEST_ANON,
+	[LRU_ACTIVE_ANON]	= LRUTEST_ANON | LRUTEST_ACTIVE,
+	[LRU_INACTIVE_FILE]	= 0,
+	[LRU_ACTIVE_FILE]	= LRUTEST_ACTIVE,
+	[LRU_UNEVICTABLE]	= LRUTEST_ANON | LRUTEST_UNEVICTABLE,
+};
+
+static const unsigned int lru_add_orders[] = { 0, 2, 4 };
+
+static struct lru_add_case lru_add_cases[NR_LRU_LISTS * ARRAY_SIZE(lru_add_orders)];
+
+static const void *lru_add_gen_params(const void *prev, char *desc)
+{
+	const struct lru_add_case *c = prev;
+	size_t i = c ? c - lru_add_cases + 1 : 0;
+
+	if (i >= ARRAY_SIZE(lru_add_cases))
+		return NULL;
+	lru_add_cases[i].flags = lru_add_flags[i % NR_LRU_LISTS];
+	lru_add_cases[i].order = lru_add_orders[i / NR_LRU_LISTS];
+	snprintf(lru_add_cases[i].desc, sizeof(lru_add_cases[i].desc),
+		 "%s order %u", lrutest_lru_names[i % NR_LRU_LISTS],
+		 lru_add_cases[i].order);
+	strscpy(desc, lru_add_cases[i].desc, KUNIT_PARAM_DESC_SIZE);
+	return &lru_add_cases[i];
+}
+
+static void lru_add_then_del_accounts_pages(struct kunit *test)
+{
+	const struct lru_add_case *c = test->param_value;
+	unsigned long want[NR_LRU_LISTS] = {};
+	struct lrutest_node *node = lrutest_node_create(test);
+	struct folio *folio = lrutest_folio(test, node, c->order, c->flags);
+	enum lru_list lru = folio_lru_list(folio);
+
+	expect_lists(test, node, want, "before add");
+
+	lrutest_add(node, folio);
+	lru = lru_after_add(node, folio, lru);
+	KUNIT_ASSERT_LT_MSG(test, lru, NR_LRU_LISTS, "multi-gen LRU gave no generation");
+	want[lru] = 1UL << c->order;
+	expect_listed_on(test, node, folio, lru);
+	expect_lists(test, node, want, "after add");
+	KUNIT_EXPECT_FALSE_MSG(test, folio_test_active(folio) && folio_test_unevictable(folio),
+			       "listed folio both active and unevictable");
+
+	lrutest_del(node, folio);
+	want[lru] = 0;
+	KUNIT_EXPECT_FALSE(test, folio_test_lru(folio));
+	KUNIT_EXPECT_EQ(test, lrutest_find_folio(node->lruvec, folio), LRUTEST_NOT_LISTED);
+	expect_lists(test, node, want, "after del");
+}
+
+/* Delete, change the flags, add: the moves that activation, deactivation,
+ * culling and rescue make, through all five lists, keep the sum of pages.
+ */
+static void lru_move_through_all_lists_keeps_counts(struct kunit *test)
+{
+	static const unsigned long path[] = {
+		LRUTEST_ANON, LRUTEST_ANON | LRUTEST_ACTIVE,
+		LRUTEST_ANON | LRUTEST_UNEVICTABLE, LRUTEST_ANON,
+		0, LRUTEST_ACTIVE, LRUTEST_UNEVICTABLE, 0,
+	};
+	const unsigned long mask = LRUTEST_ANON | LRUTEST_ACTIVE | LRUTEST_UNEVICTABLE;
+	struct lrutest_node *node = lrutest_node_create(test);
+	struct folio *folio = lrutest_folio(test, node, 1, 0);
+	unsigned long want[NR_LRU_LISTS] = {};
+	char when[48];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(path); i++) {
+		enum lru_list lru;
+
+		if (i)
+			lrutest_del(node, folio);
+		folio_clear_active(folio);
+		folio_clear_unevictable(folio);
+		__folio_clear_swapbacked(folio);
+		if (path[i] & LRUTEST_ANON)
+			__folio_set_swapbacked(folio);
+		if (path[i] & LRUTEST_ACTIVE)
+			folio_set_active(folio);
+		if (path[i] & LRUTEST_UNEVICTABLE)
+			folio_set_unevictable(folio);
+		KUNIT_ASSERT_EQ(test, path[i] & ~mask, 0UL);
+
+		lru = folio_lru_list(folio);
+		lrutest_add(node, folio);
+		lru = lru_after_add(node, folio, lru);
+		KUNIT_ASSERT_LT(test, lru, NR_LRU_LISTS);
+		memset(want, 0, sizeof(want));
+		want[lru] = folio_nr_pages(folio);
+		snprintf(when, sizeof(when), "step %zu (%s)", i, lrutest_lru_names[lru]);
+		expect_listed_on(test, node, folio, lru);
+		expect_lists(test, node, want, when);
+	}
+}
+
+#define LRU_MIX_FOLIOS	48
+
+/* Check each listed folio: its list matches its type, and no listed folio
+ * is both active and unevictable.
+ */
+static void expect_folios_consistent(struct kunit *test, struct lrutest_node *node,
+				     struct folio **folios, int n, unsigned long *want)
+{
+	int i;
+
+	memset(want, 0, NR_LRU_LISTS * sizeof(*want));
+	for (i = 0; i < n; i++) {
+		struct folio *folio = folios[i];
+		int where;
+
+		if (!folio_test_lru(folio))
+			continue;
+		where = lrutest_find_folio(node->lruvec, folio);
+		KUNIT_EXPECT_FALSE_MSG(test,
+				       folio_test_active(folio) && folio_test_unevictable(folio),
+				       "folio %d listed active and unevictable", i);
+		if (folio_test_unevictable(folio)) {
+			KUNIT_EXPECT_EQ_MSG(test, where, LRUTEST_NOT_LISTED,
+					    "unevictable folio %d threaded on a list", i);
+			want[LRU_UNEVICTABLE] += folio_nr_pages(folio);
+			continue;
+		}
+		KUNIT_ASSERT_GE_MSG(test, where, 0, "folio %d on no list", i);
+		KUNIT_EXPECT_EQ_MSG(test, is_file_lru(where), folio_is_file_lru(folio),
+				    "folio %d (%s) on %s", i,
+				    folio_is_file_lru(folio) ? "file" : "anon",
+				    lrutest_lru_names[where]);
+		want[where] += folio_nr_pages(folio);
+	}
+}
+
+/* Many folios of all types and sizes: the books balance at each stage. */
+static void lru_mixed_population_stays_consistent(struct kunit *test)
+{
+	static const unsigned long mix[] = {
+		LRUTEST_ANON, LRUTEST_ANON | LRUTEST_ACTIVE, 0, LRUTEST_ACTIVE,
+		LRUTEST_UNEVICTABLE, LRUTEST_ANON | LRUTEST_UNEVICTABLE,
+	};
+	struct lrutest_node *node = lrutest_node_create(test);
+	unsigned long want[NR_LRU_LISTS], total = 0, sum;
+	struct folio **folios;
+	enum lru_list lru;
+	int i;
+
+	folios = kunit_kcalloc(test, LRU_MIX_FOLIOS, sizeof(*folios), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, folios);
+	for (i = 0; i < LRU_MIX_FOLIOS; i++) {
+		folios[i] = lrutest_folio(test, node, i % 4, mix[i % ARRAY_SIZE(mix)]);
+		lrutest_add(node, folios[i]);
+		total += folio_nr_pages(folios[i]);
+	}
+
+	expect_folios_consistent(test, node, folios, LRU_MIX_FOLIOS, want);
+	expect_lists(test, node, want, "all added");
+	sum = 0;
+	for_each_lru(lru)
+		sum += lrutest_node_pages(node, lru);
+	KUNIT_EXPECT_EQ_MSG(test, sum, total, "pages on all lists");
+
+	for (i = 0; i < LRU_MIX_FOLIOS; i += 2)
+		lrutest_del(node, folios[i]);
+	expect_folios_consistent(test, node, folios, LRU_MIX_FOLIOS, want);
+	expect_lists(test, node, want, "half deleted");
+
+	for (i = 1; i < LRU_MIX_FOLIOS; i += 2)
+		lrutest_del(node, folios[i]);
+	memset(want, 0, sizeof(want));
+	expect_lists(test, node, want, "all deleted");
+}
+
+/*
+ * The fake node's counters move the global ones in step (both are written
+ * by the same __mod_*_page_state() call): add then del leaves them where
+ * they were.  Read with interrupts off, so nothing else runs on UP.
+ */
+static void lru_add_del_leaves_global_counters_balanced(struct kunit *test)
+{
+	struct lrutest_node *node = lrutest_node_create(test);
+	struct folio *folio = lrutest_folio(test, node, 2, LRUTEST_ANON);
+	struct lruvec *lruvec = node->lruvec;
+	long before, added, after, zbefore, zadded, zafter;
+	enum lru_list lru;
+	unsigned long flags;
+
+	if (IS_ENABLED(CONFIG_SMP))
+		kunit_skip(test, "other CPUs may move the global counters meanwhile");
+	/* Active: the multi-gen LRU then puts it in max_seq, an active gen. */
+	folio_set_active(folio);
+	lru = folio_lru_list(folio);
+
+	local_irq_save(flags);
+	spin_lock(&lruvec->lru_lock);
+	before = global_node_page_state(NR_LRU_BASE + lru);
+	zbefore = global_zone_page_state(NR_ZONE_LRU_BASE + lru);
+	folio_set_lru(folio);
+	lruvec_add_folio(lruvec, folio);
+	added = global_node_page_state(NR_LRU_BASE + lru);
+	zadded = global_zone_page_state(NR_ZONE_LRU_BASE + lru);
+	lruvec_del_folio(lruvec, folio);
+	folio_clear_lru(folio);
+	after = global_node_page_state(NR_LRU_BASE + lru);
+	zafter = global_zone_page_state(NR_ZONE_LRU_BASE + lru);
+	spin_unlock(&lruvec->lru_lock);
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_EQ_MSG(test, added - before, 4L, "global node delta after add");
+	KUNIT_EXPECT_EQ_MSG(test, zadded - zbefore, 4L, "global zone delta after add");
+	KUNIT_EXPECT_EQ_MSG(test, after, before, "global node counter after del");
+	KUNIT_EXPECT_EQ_MSG(test, zafter, zbefore, "global zone counter after del");
+}
+
+static struct kunit_case lru_add_del_cases[] = {
+	KUNIT_CASE_PARAM(lru_add_then_del_accounts_pages, lru_add_gen_params),
+	KUNIT_CASE(lru_move_through_all_lists_keeps_counts),
+	KUNIT_CASE(lru_mixed_population_stays_consistent),
+	KUNIT_CASE(lru_add_del_leaves_global_counters_balanced),
+	{}
+};
+
+static struct kunit_suite lru_add_del_suite = {
+	.name = "mm_lru_add_del",
+	.test_cases = lru_add_del_cases,
+};
+kunit_test_suite(lru_add_del_suite);
+
+MODULE_DESCRIPTION("KUnit tests of lruvec_add_folio()/lruvec_del_folio() accounting");
+MODULE_LICENSE("GPL");

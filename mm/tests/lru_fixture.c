@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lrutest fixture: a test-owned node ("fake node") with real statistics,
+ * and real folios that are listed on it and freed through KUnit actions.
+ *
+ * The node is a kzalloc'd pglist_data whose zones point back at it and whose
+ * lruvec is set up by lruvec_init(), so lruvec_add_folio() and
+ * lruvec_del_folio() account into pgdat->vm_stat and zone->vm_stat exactly as
+ * they do on a real node (and into the global vm_node_stat/vm_zone_stat,
+ * which they leave balanced).  On SMP the per-cpu diffs are allocated with a
+ * stat_threshold of 0, so every change is folded at once.
+ */
+#include <kunit/resource.h>
+#include <kunit/test.h>
+#include <linux/gfp.h>
+#include <linux/memcontrol.h>
+#include <linux/mm.h>
+#include <linux/mm_inline.h>
+#include <linux/percpu.h>
+#include <linux/vmstat.h>
+
+#include "lrutest.h"
+
+/* Bound on a list walk: a corrupted list must fail a case, not hang it. */
+#define LRUTEST_WALK_MAX	(1UL << 20)
+
+const char *const lrutest_lru_names[NR_LRU_LISTS] = {
+	[LRU_INACTIVE_ANON]	= "inactive_anon",
+	[LRU_ACTIVE_ANON]	= "active_anon",
+	[LRU_INACTIVE_FILE]	= "inactive_file",
+	[LRU_ACTIVE_FILE]	= "active_file",
+	[LRU_UNEVICTABLE]	= "unevictable",
+};
+
+static void lrutest_node_release(void *data)
+{
+	struct lrutest_node *node = data;
+	struct pglist_data *pgdat = node->pgdat;
+	enum lru_list lru;
+	long left;
+	int z;
+
+	/*
+	 * Every folio has been taken off by now (folio actions run first).
+	 * What is left is a leak of the code under test: report it, then
+	 * take it back out through the same accessors, so that the global
+	 * counters, which moved in step, end balanced for the next case.
+	 */
+	for_each_lru(lru) {
+		left = atomic_long_read(&pgdat->vm_stat[NR_LRU_BASE + lru]);
+		KUNIT_EXPECT_EQ_MSG(node->test, left, 0L,
+				    "fake node: %s pages left at teardown",
+				    lrutest_lru_names[lru]);
+		if (left)
+			mod_node_page_state(pgdat, NR_LRU_BASE + lru, -left);
+		for (z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &pgdat->node_zones[z];
+
+			left = atomic_long_read(&zone->vm_stat[NR_ZONE_LRU_BASE + lru]);
+			KUNIT_EXPECT_EQ_MSG(node->test, left, 0L,
+					    "fake zone %d: %s pages left at teardown",
+					    z, lrutest_lru_names[lru]);
+			if (left)
+				mod_zone_page_state(zone, NR_ZONE_LRU_BASE + lru, -left);
+		}
+	}
+#ifdef CONFIG_SMP
+	for (z = 0; z < MAX_NR_ZONES; z++)
+		free_percpu(pgdat->node_zones[z].per_cpu_zonestats);
+	free_percpu(pgdat->per_cpu_nodestats);
+#endif
+}
+
+struct lrutest_node *lrutest_node_create(struct kunit *test)
+{
+	struct lrutest_node *node;
+	struct pglist_data *pgdat;
+	int z;
+
+	if (!mem_cgroup_disabled())
+		kunit_skip(test,
+			   "fake node needs memcg off: __mod_lruvec_state() takes every lruvec for a memcg one (boot with cgroup_disable=memory)");
+
+	node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	pgdat = kunit_kzalloc(test, sizeof(*pgdat), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pgdat);
+
+	node->test = test;
+	node->pgdat = pgdat;
+	pgdat->node_id = NUMA_NO_NODE;
+	for (z = 0; z < MAX_NR_ZONES; z++)
+		pgdat->node_zones[z].zone_pgdat = pgdat;
+#ifdef CONFIG_SMP
+	pgdat->per_cpu_nodestats = alloc_percpu(struct per_cpu_nodestat);
+	KUNIT_ASSERT_NOT_NULL(test, pgdat->per_cpu_nodestats);
+	for (z = 0; z < MAX_NR_ZONES; z++) {
+		pgdat->node_zones[z].per_cpu_zonestats =
+			alloc_percpu(struct per_cpu_zonestat);
+		KUNIT_ASSERT_NOT_NULL(test, pgdat->node_zones[z].per_cpu_zonestats);
+	}
+#endif
+	lruvec_init(&pgdat->__lruvec);
+#ifdef CONFIG_MEMCG
+	pgdat->__lruvec.pgdat = pgdat;
+#endif
+	node->lruvec = &pgdat->__lruvec;
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_node_release, node));
+	return node;
+}
+
+struct lrutest_folio_ctx {
+	struct lrutest_node *node;
+	struct folio *folio;
+};
+
+static void lrutest_folio_release(void *data)
+{
+	struct lrutest_folio_ctx *ctx = data;
+	struct folio *folio = ctx->folio;
+
+	if (folio_test_lru(folio) && ctx->node)
+		lrutest_del(ctx->node, folio);
+	/* Leave no flag behind that free_pages_prepare() would call bad. */
+	folio_clear_active(folio);
+	folio_clear_unevictable(folio);
+	__folio_clear_swapbacked(folio);
+	folio_put(folio);
+}
+
+/**
+ * lrutest_folio - allocate a folio that the test owns
+ * @test: the test case
+ * @node: the fake node it may be listed on, or NULL
+ * @order: its order
+ * @flags: LRUTEST_* flags to set on it
+ *
+ * The folio is freed when the case ends; if it is still listed on @node, it
+ * is taken off first.
+ */
+struct folio *lrutest_folio(struct kunit *test, struct lrutest_node *node,
+			    unsigned int order, unsigned long flags)
+{
+	struct lrutest_folio_ctx *ctx;
+	struct folio *folio;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	folio = folio_alloc(GFP_KERNEL, order);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "order-%u folio", order);
+	ctx->node = node;
+	ctx->folio = folio;
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_folio_release, ctx));
+
+	if (flags & LRUTEST_ANON)
+		__folio_set_swapbacked(folio);
+	if (flags & LRUTEST_ACTIVE)
+		folio_set_active(folio);
+	if (flags & LRUTEST_UNEVICTABLE)
+		folio_set_unevictable(folio);
+	return folio;
+}
+
+/* Put @folio on the fake node's LRU, as lru_add() does on a real one. */
+void lrutest_add(struct lrutest_node *node, struct folio *folio)
+{
+	struct lruvec *lruvec = node->lruvec;
+
+	spin_lock_irq(&lruvec->lru_lock);
+	folio_set_lru(folio);
+	lruvec_add_folio(lruvec, folio);
+	spin_unlock_irq(&lruvec->lru_lock);
+}
+
+/* Take @folio off the fake node's LRU, as folio_isolate_lru() does. */
+void lrutest_del(struct lrutest_node *node, struct folio *folio)
+{
+	struct lruvec *lruvec = node->lruvec;
+
+	spin_lock_irq(&lruvec->lru_lock);
+	lruvec_del_folio(lruvec, folio);
+	folio_clear_lru(folio);
+	spin_unlock_irq(&lruvec->lru_lock);
+}
+
+/*
+ * Walk one list; return the pages on it.  If @want is on it, set *@found.
+ * The walk stops after LRUTEST_WALK_MAX entries (a corrupted list).
+ */
+static unsigned long lrutest_walk_list(struct list_head *head,
+				       struct folio *want, bool *found)
+{
+	unsigned long pages = 0, n = 0;
+	struct folio *folio;
+
+	list_for_each_entry(folio, head, lru) {
+		if (++n > LRUTEST_WALK_MAX)
+			break;
+		if (folio == want)
+			*found = true;
+		pages += folio_nr_pages(folio);
+	}
+	return pages;
+}
+
+/*
+ * Walk every list that the folios of @lru can be threaded on and return
+ * their pages: lruvec->lists[@lru], plus, with the multi-gen LRU, the
+ * generations that lru_gen_update_size() accounts to @lru.  If @want is
+ * found on one of them, set *@found.
+ *
+ * LRU_UNEVICTABLE is never walked: lruvec_init() poisons its head, and its
+ * folios are not threaded anywhere (their lru field holds mlock_count).
+ */
+static unsigned long lrutest_walk(struct lruvec *lruvec, enum lru_list lru,
+				  struct folio *want, bool *found)
+{
+	unsigned long pages;
+
+	if (lru == LRU_UNEVICTABLE)
+		return 0;
+	pages = lrutest_walk_list(&lruvec->lists[lru], want, found);
+#ifdef CONFIG_LRU_GEN
+	{
+		int type = is_file_lru(lru) ? LRU_GEN_FILE : LRU_GEN_ANON;
+		int gen, zone;
+
+		for (gen = 0; gen < MAX_NR_GENS; gen++) {
+			if (lru_gen_is_active(lruvec, gen) != is_active_lru(lru))
+				continue;
+			for (zone = 0; zone < MAX_NR_ZONES; zone++)
+				pages += lrutest_walk_list(&lruvec->lrugen.folios[gen][type][zone],
+							   want, found);
+		}
+	}
+#endif
+	return pages;
+}
+
+/* Pages threaded on the lists of @lru, counted by walking them. */
+unsigned long lrutest_walk_pages(struct lruvec *lruvec, enum lru_list lru)
+{
+	bool found = false;
+
+	return lrutest_walk(lruvec, lru, NULL, &found);
+}
+
+/* The list @folio is threaded on, found by walking, or LRUTEST_NOT_LISTED. */
+int lrutest_find_folio(struct lruvec *lruvec, struct folio *folio)
+{
+	enum lru_list lru;
+
+	for_each_evictable_lru(lru) {
+		bool found = false;
+
+		lrutest_walk(lruvec, lru, folio, &found);
+		if (found)
+			return lru;
+	}
+	return LRUTEST_NOT_LISTED;
+}
+
+/* The node's NR_LRU_BASE + @lru, as reclaim reads it. */
+unsigned long lrutest_node_pages(struct lrutest_node *node, enum lru_list lru)
+{
+	return lruvec_page_state(node->lruvec, NR_LRU_BASE + lru);
+}
+
+/* The sum over the node's zones of NR_ZONE_LRU_BASE + @lru. */
+unsigned long lrutest_zone_pages(struct lrutest_node *node, enum lru_list lru)
+{
+	unsigned long pages = 0;
+	int z;
+
+	for (z = 0; z < MAX_NR_ZONES; z++)
+		pages += zone_page_state(&node->pgdat->node_zones[z],
+					 NR_ZONE_LRU_BASE + lru);
+	return pages;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lrutest: shared fixture of the split-LRU and unevictable-LRU KUnit tests.
+ *
+ * A "fake node" is a test-owned pglist_data whose lruvec and zones carry
+ * real statistics, so that lruvec_add_folio() and friends can be run on
+ * real folios with every count known exactly, whatever the rest of the
+ * kernel does to its own LRU lists meanwhile.
+ */
+#ifndef _MM_TESTS_LRUTEST_H
+#define _MM_TESTS_LRUTEST_H
+
+#include <kunit/test.h>
+#include <linux/mmzone.h>
+#include <linux/mm_types.h>
+
+/* Flags of a test folio, as lrutest_folio() sets them before listing. */
+#define LRUTEST_ANON		BIT(0)	/* PG_swapbacked */
+#define LRUTEST_ACTIVE		BIT(1)	/* PG_active */
+#define LRUTEST_UNEVICTABLE	BIT(2)	/* PG_unevictable */
+
+struct lrutest_node {
+	struct kunit *test;
+	struct pglist_data *pgdat;
+	struct lruvec *lruvec;
+};
+
+struct lrutest_node *lrutest_node_create(struct kunit *test);
+struct folio *lrutest_folio(struct lrutest_node *node, unsigned int order,
+			    unsigned long flags);
+void lrutest_add(struct lrutest_node *node, struct folio *folio);
+void lrutest_del(struct lrutest_node *node, struct folio *folio);
+
+unsigned long lrutest_walk_pages(struct lruvec *lruvec, enum lru_list lru);
+int lrutest_find_folio(struct lruvec *lruvec, struct folio *folio);
+unsigned long lrutest_node_pages(struct lrutest_node *node, enum lru_list lru);
+unsigned long lrutest_zone_pages(struct lrutest_node *node, enum lru_list lru);
+
+/* Not found on any list that can be walked. */
+#define LRUTEST_NOT_LISTED	(-1)
+
+extern const char *const lrutest_lru_names[NR_LRU_LISTS];
+
+/* Static functions of mm/vmscan.c, exposed by hooks/vmscan.c. */
+bool lrutest_inactive_is_low(struct lruvec *lruvec, enum lru_list inactive_lru);
+
+#endif /* _MM_TESTS_LRUTEST_H */

@@ -1,0 +1,60 @@
+# shellcheck shell=bash
+# Common helpers for the lrutest scripts.  Sourced, never run.
+# shellcheck disable=SC2034 # the variables are for the scripts that source this
+
+LRUTEST_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+LRUTEST_CACHE=${LRUTEST_CACHE:-$LRUTEST_ROOT/.cache}
+LRUTEST_DEB_PKG=linux-source-6.12
+LRUTEST_DEB_TARBALL=/usr/src/linux-source-6.12.tar.xz
+# Kernel versions the hook patches are known to apply to.
+LRUTEST_SUPPORTED_RE='^6\.12(\.[0-9]+)?$|^6\.1[3-9]|^6\.[2-9][0-9]|^[7-9]\.'
+
+die() {
+	echo "${0##*/}: error: $*" >&2
+	exit "${LRUTEST_EXIT:-1}"
+}
+
+note() {
+	echo "${0##*/}: $*" >&2
+}
+
+need_tool() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 ||
+			die "required tool '$t' not found in PATH (try: apt-get install $t)"
+	done
+}
+
+# kernel_version TREE: print VERSION.PATCHLEVEL.SUBLEVEL of a kernel tree.
+kernel_version() {
+	local mk=$1/Makefile v p s
+	v=$(sed -n 's/^VERSION = //p' "$mk" | head -n1)
+	p=$(sed -n 's/^PATCHLEVEL = //p' "$mk" | head -n1)
+	s=$(sed -n 's/^SUBLEVEL = //p' "$mk" | head -n1)
+	echo "$v.$p.$s"
+}
+
+# check_tree TREE: die unless TREE looks like a supported kernel source tree.
+check_tree() {
+	local t=$1 ver
+	[ -n "$t" ] || die "no kernel tree given"
+	[ -d "$t" ] || die "kernel tree '$t' does not exist or is not a directory"
+	if [ ! -f "$t/Makefile" ] || [ ! -f "$t/mm/vmscan.c" ] ||
+		[ ! -f "$t/tools/testing/kunit/kunit.py" ] || [ ! -f "$t/Kconfig" ]; then
+		die "'$t' is not a Linux kernel source tree (no Makefile, mm/vmscan.c or tools/testing/kunit/kunit.py)"
+	fi
+	ver=$(kernel_version "$t")
+	[[ $ver =~ $LRUTEST_SUPPORTED_RE ]] ||
+		die "kernel $ver at '$t' is not supported (need 6.12 or later)"
+}
+
+# default_tree: the kernel tree the scripts work on.
+default_tree() {
+	if [ -n "${KERNEL_SRC:-}" ]; then
+		(cd "$KERNEL_SRC" 2>/dev/null && pwd) ||
+			die "KERNEL_SRC='$KERNEL_SRC' does not exist"
+	else
+		echo "$LRUTEST_CACHE/linux"
+	fi
+}
