@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Count KUnit cases in kunit.py --json results folders.
+
+Usage: summarize.py RESULTS_DIR...  Prints one line per folder and a last
+line "N passed, N failed, N skipped".  A folder without results.json (the
+build or the boot broke) counts as one failure.  Exits 1 on any failure.
+"""
+import json
+import os
+import sys
+
+
+def leaves(group):
+    """Yield the status of each leaf case (a parameter counts as a case)."""
+    for case in group.get("test_cases", []):
+        yield case.get("status", "FAIL")
+    for sub in group.get("sub_groups", []):
+        yield from leaves(sub)
+
+
+def main(dirs):
+    total = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    for d in dirs:
+        name = os.path.basename(d.rstrip("/"))
+        path = os.path.join(d, "results.json")
+        try:
+            with open(path) as f:
+                data = json.load(f)
+        except (OSError, ValueError) as e:
+            print(f"{name}: no results ({e})")
+            total["FAIL"] += 1
+            continue
+        counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+        for status in leaves(data):
+            counts[status if status in counts else "FAIL"] += 1
+        if not sum(counts.values()):
+            counts["FAIL"] += 1
+        print(f"{name}: {counts['PASS']} passed, {counts['FAIL']} failed, "
+              f"{counts['SKIP']} skipped")
+        for k in total:
+            total[k] += counts[k]
+    print(f"{total['PASS']} passed, {total['FAIL']} failed, "
+          f"{total['SKIP']} skipped")
+    return 1 if total["FAIL"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
