@@ -7,6 +7,7 @@
  * lru counters, in pages, for order-0 and large folios.
  */
 #include <kunit/test.h>
+#include <linux/mm.h>
 #include <linux/mm_inline.h>
 #include <linux/vmstat.h>
 

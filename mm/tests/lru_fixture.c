@@ -262,10 +262,14 @@ int lrutest_find_folio(struct lruvec *lruvec, struct folio *folio)
 	return LRUTEST_NOT_LISTED;
 }
 
-/* The node's NR_LRU_BASE + @lru, as reclaim reads it. */
+/*
+ * The fake node's own NR_LRU_BASE + @lru.  Not lruvec_page_state(): without
+ * CONFIG_NUMA, node_page_state() is global_node_page_state() and ignores the
+ * node it is given.
+ */
 unsigned long lrutest_node_pages(struct lrutest_node *node, enum lru_list lru)
 {
-	return lruvec_page_state(node->lruvec, NR_LRU_BASE + lru);
+	return atomic_long_read(&node->pgdat->vm_stat[NR_LRU_BASE + lru]);
 }
 
 /* The sum over the node's zones of NR_ZONE_LRU_BASE + @lru. */

@@ -4,6 +4,7 @@
  * PG_swapbacked, PG_active and PG_unevictable flags send it to.
  */
 #include <kunit/test.h>
+#include <linux/mm.h>
 #include <linux/mm_inline.h>
 
 #include "lrutest.h"

@@ -26,8 +26,8 @@ struct lrutest_node {
 };
 
 struct lrutest_node *lrutest_node_create(struct kunit *test);
-struct folio *lrutest_folio(struct lrutest_node *node, unsigned int order,
-			    unsigned long flags);
+struct folio *lrutest_folio(struct kunit *test, struct lrutest_node *node,
+			    unsigned int order, unsigned long flags);
 void lrutest_add(struct lrutest_node *node, struct folio *folio);
 void lrutest_del(struct lrutest_node *node, struct folio *folio);
 
