@@ -178,6 +178,7 @@ static struct kunit_suite inactive_ratio_suite = {
 	.name = "mm_inactive_ratio",
 	.test_cases = inactive_ratio_cases,
 };
+
 kunit_test_suite(inactive_ratio_suite);
 
 MODULE_DESCRIPTION("KUnit tests of inactive_is_low()");

@@ -307,6 +307,7 @@ static struct kunit_suite lru_add_del_suite = {
 	.name = "mm_lru_add_del",
 	.test_cases = lru_add_del_cases,
 };
+
 kunit_test_suite(lru_add_del_suite);
 
 MODULE_DESCRIPTION("KUnit tests of lruvec_add_folio()/lruvec_del_folio() accounting");

@@ -94,6 +94,7 @@ static struct kunit_suite lru_list_select_suite = {
 	.name = "mm_lru_list_select",
 	.test_cases = lru_list_select_cases,
 };
+
 kunit_test_suite(lru_list_select_suite);
 
 MODULE_DESCRIPTION("KUnit tests of folio_lru_list()");
