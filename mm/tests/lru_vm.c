@@ -199,6 +199,38 @@ void lrutest_mm_exit(void)
 	mmput(mm);
 }
 
+/* Suite init of the VMA cases: runs in the case's kthread, gives it an mm. */
+int lrutest_vm_init(struct kunit *test)
+{
+	struct lrutest_mlock_stat *start;
+
+	start = kunit_kzalloc(test, sizeof(*start), GFP_KERNEL);
+	if (!start)
+		return -ENOMEM;
+	lrutest_mm_attach(test);
+	lrutest_drain();
+	lrutest_mlock_stat(start);
+	test->priv = start;
+	return 0;
+}
+
+/*
+ * The last step of a VMA case: tear its mm down now, not when the kthread
+ * exits (KUnit's next case may already run by then), and check that
+ * NR_MLOCK is back where it was before the case.
+ */
+void lrutest_vm_end(struct kunit *test)
+{
+	const struct lrutest_mlock_stat *start = test->priv;
+	struct lrutest_mlock_stat now;
+
+	lrutest_mm_exit();
+	lrutest_drain();
+	lrutest_mlock_stat(&now);
+	KUNIT_EXPECT_EQ_MSG(test, now.nr_mlock, start->nr_mlock,
+			    "NR_MLOCK after the case's mm is gone");
+}
+
 unsigned long lrutest_mmap(struct kunit *test, struct file *file,
 			   unsigned long pages, unsigned long flags)
 {

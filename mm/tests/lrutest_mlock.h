@@ -48,6 +48,8 @@ struct folio *lrutest_real_folio(struct kunit *test, unsigned int order,
 
 /* A user mm for the test kthread, and mappings in it. */
 struct mm_struct *lrutest_mm_attach(struct kunit *test);
+int lrutest_vm_init(struct kunit *test);
+void lrutest_vm_end(struct kunit *test);
 void lrutest_mm_exit(void);
 unsigned long lrutest_mmap(struct kunit *test, struct file *file,
 			   unsigned long pages, unsigned long flags);

@@ -81,6 +81,7 @@ static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
 					.mlocked = NPAGES, .culled = NPAGES,
 					.munlocked = NPAGES, .rescued = NPAGES },
 				  "mlock then munlock");
+	lrutest_vm_end(test);
 }
 
 /* mlock() of unpopulated anon memory faults every page in, mlocked. */
@@ -112,6 +113,7 @@ static void mlock_unpopulated_anon_faults_in_mlocked(struct kunit *test)
 					.mlocked = NPAGES, .culled = NPAGES,
 					.munlocked = NPAGES, .rescued = NPAGES },
 				  "mlock then munlock");
+	lrutest_vm_end(test);
 }
 
 /* mlock2(MLOCK_ONFAULT) locks nothing until a fault, then that folio only. */
@@ -154,6 +156,7 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 	lrutest_drain();
 	lrutest_expect_evictable(test, folio, false, "after munlock");
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
+	lrutest_vm_end(test);
 }
 
 /*
@@ -202,6 +205,7 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, start, addr);
 	KUNIT_EXPECT_EQ(test, end, addr + LEN(NPAGES));
 	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
+	lrutest_vm_end(test);
 }
 
 /*
@@ -239,6 +243,7 @@ static void mlock_locked_range_again_changes_nothing(struct kunit *test)
 	lrutest_drain();
 	expect_all_evictable(test, folios, NPAGES, false, "after one munlock");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	lrutest_vm_end(test);
 }
 
 /*
@@ -295,6 +300,7 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 					.mlocked = pages, .culled = pages,
 					.munlocked = pages, .rescued = pages },
 				  "munlock of both VMAs");
+	lrutest_vm_end(test);
 }
 
 /* mprotect() of part of a locked VMA splits it; everything stays locked. */
@@ -329,6 +335,7 @@ static void mprotect_of_locked_range_keeps_it_locked(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
 	lrutest_drain();
 	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
+	lrutest_vm_end(test);
 }
 
 /* mremap() growing a locked VMA locks and populates the new pages. */
@@ -363,6 +370,7 @@ static void mremap_grow_of_locked_vma_locks_new_pages(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(new_addr, LEN(NPAGES)), 0L);
 	lrutest_drain();
 	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
+	lrutest_vm_end(test);
 }
 
 static struct kunit_case mlock_vma_cases[] = {
@@ -379,6 +387,7 @@ static struct kunit_case mlock_vma_cases[] = {
 
 static struct kunit_suite mlock_vma_suite = {
 	.name = "mm_mlock_vma",
+	.init = lrutest_vm_init,
 	.test_cases = mlock_vma_cases,
 };
 
