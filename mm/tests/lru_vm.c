@@ -10,8 +10,11 @@
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
+#include <linux/blkdev.h>
 #include <linux/err.h>
+#include <linux/file.h>
 #include <linux/kthread.h>
+#include <linux/major.h>
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
 #include <linux/mman.h>
@@ -254,6 +257,8 @@ unsigned long lrutest_mmap_anon(struct kunit *test, unsigned long pages,
 static void lrutest_fput_action(void *file)
 {
 	fput(file);
+	/* A kthread's fput() is deferred: finish it (and the VMAs') now. */
+	flush_delayed_fput();
 }
 
 /* A tmpfs (shmem) file of @pages pages, put when the case ends. */
@@ -267,6 +272,33 @@ struct file *lrutest_shmem_file(struct kunit *test, unsigned long pages)
 			       PTR_ERR(file));
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lrutest_fput_action, file));
+	return file;
+}
+
+static void lrutest_bdev_release(void *file)
+{
+	/* Drop the page cache the case read in, then the device. */
+	flush_delayed_fput();
+	invalidate_mapping_pages(((struct file *)file)->f_mapping, 0, -1);
+	lrutest_fput_action(file);
+}
+
+/*
+ * A page-cache file: the RAM disk /dev/ram0 (CONFIG_BLK_DEV_RAM) opened
+ * read-write, whose folios are file-backed and not swap-backed.  Skips the
+ * case if there is no RAM disk.
+ */
+struct file *lrutest_pagecache_file(struct kunit *test)
+{
+	struct file *file;
+
+	file = bdev_file_open_by_dev(MKDEV(RAMDISK_MAJOR, 0),
+				     BLK_OPEN_READ | BLK_OPEN_WRITE, NULL, NULL);
+	if (IS_ERR(file))
+		kunit_skip(test, "no /dev/ram0 (CONFIG_BLK_DEV_RAM): %ld",
+			   PTR_ERR(file));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_bdev_release, file));
 	return file;
 }
 

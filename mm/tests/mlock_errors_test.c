@@ -135,6 +135,40 @@ static void mlock_range_with_hole_locks_up_to_it(struct kunit *test)
 }
 
 /*
+ * A range that runs past the end of the last VMA: the VMA is locked and
+ * populated up to its end, then ENOMEM for the part beyond it.
+ */
+static void mlock_range_past_vma_end_enomem(struct kunit *test)
+{
+	struct lrutest_mlock_stat before;
+	struct folio *folio;
+	unsigned long addr;
+
+	addr = lrutest_mmap_anon(test, NPAGES, true);
+	lrutest_drain();
+	KUNIT_ASSERT_EQ(test, vm_munmap(addr + LEN(4), LEN(NPAGES - 4)), 0);
+	folio = lrutest_folio_at(test, addr);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	lrutest_mlock_stat(&before);
+
+	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), (long)-ENOMEM);
+	lrutest_drain();
+	KUNIT_EXPECT_TRUE(test, lrutest_vma_flags(addr) & VM_LOCKED);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 4UL);
+	lrutest_expect_mlocked(test, folio, 1, "inside the VMA");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = 4, .mlocked = 4, .culled = 4 },
+				  "mlock past the end of the VMA");
+
+	KUNIT_EXPECT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), (long)-ENOMEM);
+	lrutest_drain();
+	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr) & VM_LOCKED);
+	lrutest_expect_evictable(test, folio, false, "munlock past the end");
+	lrutest_vm_end(test);
+}
+
+/*
  * Run @fn with CAP_IPC_LOCK dropped and RLIMIT_MEMLOCK at @limit pages,
  * then restore both before returning (no assertion in between, so they
  * are always restored).
@@ -229,6 +263,7 @@ static struct kunit_case mlock_errors_cases[] = {
 	KUNIT_CASE(mlock_wrapping_range_einval),
 	KUNIT_CASE(mlock_unmapped_range_enomem),
 	KUNIT_CASE(mlock_range_with_hole_locks_up_to_it),
+	KUNIT_CASE(mlock_range_past_vma_end_enomem),
 	KUNIT_CASE(mlock_over_rlimit_without_cap_enomem),
 	KUNIT_CASE(mlock_zero_rlimit_without_cap_eperm),
 	{}

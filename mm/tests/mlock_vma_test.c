@@ -303,6 +303,44 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 	lrutest_vm_end(test);
 }
 
+/*
+ * mlock() of a shared mapping of a page-cache file (a RAM disk) culls its
+ * folios from the file LRU; munlock() rescues them back to a file list.
+ */
+static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *test)
+{
+	struct folio *folios[NPAGES];
+	struct lrutest_mlock_stat before;
+	unsigned long addr;
+
+	addr = lrutest_mmap(test, lrutest_pagecache_file(test), NPAGES,
+			    MAP_SHARED | MAP_POPULATE);
+	lrutest_drain();
+	get_folios(test, addr, NPAGES, folios);
+	KUNIT_EXPECT_FALSE(test, folio_test_swapbacked(folios[0]));
+	expect_all_evictable(test, folios, NPAGES, true, "page cache before mlock");
+	lrutest_mlock_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
+	lrutest_drain();
+	expect_all_mlocked(test, folios, NPAGES, 1, "page cache after mlock");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = NPAGES, .mlocked = NPAGES,
+					.culled = NPAGES },
+				  "mlock of a page-cache mapping");
+
+	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
+	lrutest_drain();
+	expect_all_evictable(test, folios, NPAGES, true, "page cache after munlock");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.mlocked = NPAGES, .culled = NPAGES,
+					.munlocked = NPAGES, .rescued = NPAGES },
+				  "mlock then munlock of a page-cache mapping");
+	lrutest_vm_end(test);
+}
+
 /* mprotect() of part of a locked VMA splits it; everything stays locked. */
 static void mprotect_of_locked_range_keeps_it_locked(struct kunit *test)
 {
@@ -380,6 +418,7 @@ static struct kunit_case mlock_vma_cases[] = {
 	KUNIT_CASE(mlock_middle_splits_vma_and_munlock_merges),
 	KUNIT_CASE(mlock_locked_range_again_changes_nothing),
 	KUNIT_CASE(shmem_folio_in_two_locked_vmas_needs_both_munlocked),
+	KUNIT_CASE(mlock_pagecache_file_culls_then_rescues_to_file_list),
 	KUNIT_CASE(mprotect_of_locked_range_keeps_it_locked),
 	KUNIT_CASE(mremap_grow_of_locked_vma_locks_new_pages),
 	{}
