@@ -48,9 +48,24 @@ void lrutest_mlock_stat(struct lrutest_mlock_stat *stat)
 	stat->cleared = ev[UNEVICTABLE_PGCLEARED];
 }
 
-#define LRUTEST_EXPECT_FIELD(test, now, before, want, field, what)	\
-	KUNIT_EXPECT_EQ_MSG(test, (now)->field - (before)->field,	\
-			    (want)->field, "%s: delta of %s", what, #field)
+static const struct {
+	const char *name;
+	size_t offset;
+} lrutest_stat_fields[] = {
+	{ "NR_MLOCK", offsetof(struct lrutest_mlock_stat, nr_mlock) },
+	{ "PGMLOCKED", offsetof(struct lrutest_mlock_stat, mlocked) },
+	{ "PGMUNLOCKED", offsetof(struct lrutest_mlock_stat, munlocked) },
+	{ "PGCULLED", offsetof(struct lrutest_mlock_stat, culled) },
+	{ "PGSCANNED", offsetof(struct lrutest_mlock_stat, scanned) },
+	{ "PGRESCUED", offsetof(struct lrutest_mlock_stat, rescued) },
+	{ "PGSTRANDED", offsetof(struct lrutest_mlock_stat, stranded) },
+	{ "PGCLEARED", offsetof(struct lrutest_mlock_stat, cleared) },
+};
+
+static long lrutest_stat_field(const struct lrutest_mlock_stat *stat, int i)
+{
+	return *(const long *)((const char *)stat + lrutest_stat_fields[i].offset);
+}
 
 void lrutest_expect_stat_delta(struct kunit *test,
 			       const struct lrutest_mlock_stat *before,
@@ -58,16 +73,14 @@ void lrutest_expect_stat_delta(struct kunit *test,
 			       const char *what)
 {
 	struct lrutest_mlock_stat now;
+	int i;
 
 	lrutest_mlock_stat(&now);
-	LRUTEST_EXPECT_FIELD(test, &now, before, want, nr_mlock, what);
-	LRUTEST_EXPECT_FIELD(test, &now, before, want, mlocked, what);
-	LRUTEST_EXPECT_FIELD(test, &now, before, want, munlocked, what);
-	LRUTEST_EXPECT_FIELD(test, &now, before, want, culled, what);
-	LRUTEST_EXPECT_FIELD(test, &now, before, want, scanned, what);
-	LRUTEST_EXPECT_FIELD(test, &now, before, want, rescued, what);
-	LRUTEST_EXPECT_FIELD(test, &now, before, want, stranded, what);
-	LRUTEST_EXPECT_FIELD(test, &now, before, want, cleared, what);
+	for (i = 0; i < ARRAY_SIZE(lrutest_stat_fields); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    lrutest_stat_field(&now, i) - lrutest_stat_field(before, i),
+				    lrutest_stat_field(want, i),
+				    "%s: delta of %s", what, lrutest_stat_fields[i].name);
 }
 
 void lrutest_drain(void)

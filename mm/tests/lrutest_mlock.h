@@ -2,8 +2,7 @@
 /*
  * lrutest: helpers of the mlock/munlock KUnit tests (lru_vm.c), which run
  * the real mlock paths on real VMAs of a user mm attached to the test
- * kthread, and the static entry points exposed by hooks/mlock.c,
- * hooks/mprotect.c and hooks/mremap.c.
+ * kthread, and the static entry points exposed by the hooks/ files.
  */
 #ifndef _MM_TESTS_LRUTEST_MLOCK_H
 #define _MM_TESTS_LRUTEST_MLOCK_H
@@ -65,12 +64,13 @@ int lrutest_vma_span(unsigned long addr, unsigned long *start,
 int lrutest_map_count(void);
 unsigned long lrutest_locked_vm(void);
 
-/* The static syscall bodies of mm/mlock.c, mm/mprotect.c, mm/mremap.c. */
+/* The static syscall bodies of mm/mlock.c, mmap.c, mprotect.c, mremap.c. */
 long lrutest_mlock(unsigned long start, size_t len);
 long lrutest_mlock2(unsigned long start, size_t len, int flags);
 long lrutest_munlock(unsigned long start, size_t len);
 long lrutest_mlockall(int flags);
 long lrutest_munlockall(void);
+long lrutest_brk(unsigned long brk);
 long lrutest_mprotect(unsigned long start, size_t len, unsigned long prot);
 long lrutest_mremap(unsigned long addr, unsigned long old_len,
 		    unsigned long new_len, unsigned long flags,

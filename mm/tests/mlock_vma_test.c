@@ -239,6 +239,21 @@ static void mlock_locked_range_again_changes_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
 	lrutest_expect_stat_delta(test, &before, &locked, "mlock of a locked range");
 
+	/* Locked to locked-on-fault and back: a flags change, no new mlock. */
+	KUNIT_ASSERT_EQ(test, lrutest_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT), 0L);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK,
+			(vm_flags_t)(VM_LOCKED | VM_LOCKONFAULT));
+	expect_all_mlocked(test, folios, NPAGES, 1, "relocked on fault");
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
+	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK,
+			(vm_flags_t)VM_LOCKED);
+	expect_all_mlocked(test, folios, NPAGES, 1, "relocked at once");
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
+	lrutest_expect_stat_delta(test, &before, &locked, "flags changes of a locked range");
+
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
 	lrutest_drain();
 	expect_all_evictable(test, folios, NPAGES, false, "after one munlock");

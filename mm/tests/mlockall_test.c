@@ -10,6 +10,7 @@
 #include <kunit/test.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
+#include <linux/sched.h>
 
 #include "lrutest_mlock.h"
 
@@ -126,6 +127,48 @@ static void mlockall_future_locks_new_mappings(struct kunit *test)
 }
 
 /*
+ * After MCL_FUTURE, growing the heap with brk() maps the new pages locked
+ * and populates them (do_brk_flags() takes mm->def_flags).
+ */
+static void mlockall_future_locks_brk_growth(struct kunit *test)
+{
+	struct folio *folios[PAGES];
+	struct lrutest_mlock_stat before;
+	struct mm_struct *mm = current->mm;
+	unsigned long base;
+	int i;
+
+	/* A free stretch of address space for the heap to grow into. */
+	base = lrutest_mmap_anon(test, 4 * PAGES, false);
+	KUNIT_ASSERT_EQ(test, vm_munmap(base, LEN(4 * PAGES)), 0);
+	mm->start_brk = base;
+	mm->brk = base;
+	current->brk_randomized = 1;
+	lrutest_mlock_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, lrutest_mlockall(MCL_FUTURE), 0L);
+	KUNIT_ASSERT_EQ(test, lrutest_brk(base + LEN(PAGES)), (long)(base + LEN(PAGES)));
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(base) & VM_LOCKED_MASK, (vm_flags_t)VM_LOCKED);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)PAGES);
+	for (i = 0; i < PAGES; i++) {
+		folios[i] = folio_at(test, base + LEN(i));
+		lrutest_expect_mlocked(test, folios[i], 1, "heap grown after MCL_FUTURE");
+	}
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = PAGES, .mlocked = PAGES,
+					.culled = PAGES },
+				  "brk() growth after MCL_FUTURE");
+
+	KUNIT_ASSERT_EQ(test, lrutest_munlockall(), 0L);
+	lrutest_drain();
+	for (i = 0; i < PAGES; i++)
+		lrutest_expect_evictable(test, folios[i], false, "after munlockall");
+	lrutest_vm_end(test);
+}
+
+/*
  * MCL_CURRENT | MCL_ONFAULT marks every VMA VM_LOCKONFAULT and populates
  * nothing: folios already present are mlocked, the others only when they
  * are faulted in.
@@ -206,6 +249,7 @@ static void mlockall_bad_flags_einval(struct kunit *test)
 static struct kunit_case mlockall_cases[] = {
 	KUNIT_CASE(mlockall_current_locks_every_vma),
 	KUNIT_CASE(mlockall_future_locks_new_mappings),
+	KUNIT_CASE(mlockall_future_locks_brk_growth),
 	KUNIT_CASE(mlockall_onfault_locks_present_and_faulted_folios),
 	KUNIT_CASE(mlockall_bad_flags_einval),
 	{}
