@@ -15,6 +15,7 @@
 #include <linux/file.h>
 #include <linux/kthread.h>
 #include <linux/major.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
 #include <linux/mman.h>
@@ -162,7 +163,7 @@ static void lrutest_real_folio_release(void *data)
  * lrutest_real_folio - a test-owned folio on the machine's own LRU
  * @test: the test case
  * @order: its order
- * @flags: LRUTEST_ANON for a swap-backed folio
+ * @flags: LRUTEST_ANON for a swap-backed folio, LRUTEST_ACTIVE
  * @add: put it on the LRU (folio_add_lru() and a drain), or leave it off
  *
  * The folio is put when the case ends, which frees it and takes it off
@@ -178,8 +179,13 @@ struct folio *lrutest_real_folio(struct kunit *test, unsigned int order,
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lrutest_real_folio_release,
 						  folio));
+	/* Charged like any user folio (root memcg for a kthread), if memcg. */
+	KUNIT_ASSERT_EQ(test, mem_cgroup_charge(folio, NULL, GFP_KERNEL), 0);
 	if (flags & LRUTEST_ANON)
 		__folio_set_swapbacked(folio);
+	/* Set before listing: a listed folio's flags must match its list. */
+	if (flags & LRUTEST_ACTIVE)
+		folio_set_active(folio);
 	if (add) {
 		folio_add_lru(folio);
 		lrutest_drain();

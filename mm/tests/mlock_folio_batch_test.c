@@ -8,6 +8,7 @@
  * unevictable_pgs_* events as exact deltas.
  */
 #include <kunit/test.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
 #include <linux/swap.h>
@@ -38,8 +39,7 @@ static void mlock_folio_culls_then_munlock_rescues(struct kunit *test)
 	struct lrutest_mlock_stat before;
 	struct folio *folio;
 
-	folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
-	folio_set_active(folio);
+	folio = lrutest_real_folio(test, order, LRUTEST_ANON | LRUTEST_ACTIVE, true);
 	lrutest_mlock_stat(&before);
 
 	mlock_folio(folio);
@@ -231,6 +231,7 @@ static void free_of_mlocked_folio_counts_cleared(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lrutest_put_action, folio));
+	KUNIT_ASSERT_EQ(test, mem_cgroup_charge(folio, NULL, GFP_KERNEL), 0);
 	__folio_set_swapbacked(folio);
 	folio_add_lru(folio);
 	lrutest_drain();
