@@ -48,16 +48,29 @@ struct shm_seg {
 };
 
 /*
- * Runs in KUnit's cleanup thread, after the test thread and its mm (and so
- * every attach of the segment) are gone: removing the id destroys it, or
- * marks it for destruction at the last detach of an mm still going away.
+ * Detach (from the test thread, which has the mm) and remove the segment,
+ * then run the deferred fputs that free its folios.  Each case ends with
+ * this through kunit_release_action(), so that nothing of it is freed while
+ * the next case counts.  If the case failed, this runs in KUnit's cleanup
+ * thread instead, which has no mm: removing the id then destroys the
+ * segment, or marks it for destruction at the last detach, when the test
+ * thread's mm goes away.
  */
 static void shm_seg_release(void *data)
 {
 	struct shm_seg *seg = data;
 
+	if (seg->addr && current->mm)
+		ksys_shmdt((char __user *)seg->addr);
+	seg->addr = 0;
+	seg->mapping = NULL;
 	lrutest_shmctl(seg->id, IPC_RMID, NULL);
 	lrutest_flush_fput();
+}
+
+static void shm_seg_destroy(struct kunit *test, struct shm_seg *seg)
+{
+	kunit_release_action(test, shm_seg_release, seg);
 }
 
 /* A user mm for the test kthread (kunit_vm_mmap() attaches one). */
@@ -271,6 +284,7 @@ static void shm_lock_culls_on_reclaim_and_putback(struct kunit *test)
 	expect_delta(test, a.mlock, b.mlock, 0, "cull", "mlock");
 	expect_all_unevictable(test, seg, false, "culled");
 	KUNIT_EXPECT_EQ(test, seg->mapping->nrpages, (unsigned long)SHM_TEST_PAGES);
+	shm_seg_destroy(test, seg);
 }
 
 /* Lock and cull every folio of a new segment. */
@@ -319,6 +333,7 @@ static void shm_unlock_rescues_all(struct kunit *test)
 	lru_snap(&b);
 	expect_delta(test, a.scanned, b.scanned, 0, "second SHM_UNLOCK", "scanned");
 	expect_delta(test, a.rescued, b.rescued, 0, "second SHM_UNLOCK", "rescued");
+	shm_seg_destroy(test, seg);
 }
 
 struct shm_creds {
@@ -438,6 +453,7 @@ static void shm_lock_rlimit_and_rmid(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, (long)global_node_page_state(NR_UNEVICTABLE),
 			    unevictable, "last detach: unevictable pages");
 	expect_delta(test, a.anon, b.anon, 0, "last detach", "anon");
+	shm_seg_destroy(test, seg);
 }
 
 /*
@@ -500,6 +516,7 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 	expect_delta(test, a.rescued, b.rescued, n, "last SHM_UNLOCK", "rescued");
 	expect_delta(test, a.unevictable, b.unevictable, -n, "last SHM_UNLOCK", "unevictable");
 	expect_all_anon(test, seg, "last SHM_UNLOCK");
+	shm_seg_destroy(test, seg);
 }
 
 static struct kunit_case shm_lock_cases[] = {
