@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lrutest fixture for the mlock/munlock tests: a user mm for the test
+ * kthread, mappings in it, lookups of the folios behind them, and exact
+ * readings of NR_MLOCK and the unevictable_pgs_* vm events.
+ *
+ * These cases run on the real node: the folios are the test's own, but the
+ * lruvec is the machine's, so they check the test's folios and counter
+ * deltas, never absolute list totals.
+ */
+#include <kunit/resource.h>
+#include <kunit/test.h>
+#include <linux/blkdev.h>
+#include <linux/err.h>
+#include <linux/file.h>
+#include <linux/kthread.h>
+#include <linux/major.h>
+#include <linux/mm.h>
+#include <linux/mm_inline.h>
+#include <linux/mman.h>
+#include <linux/pagewalk.h>
+#include <linux/sched/mm.h>
+#include <linux/shmem_fs.h>
+#include <linux/swap.h>
+#include <linux/vmstat.h>
+
+#include "internal.h"
+#include "lrutest.h"
+#include "lrutest_mlock.h"
+
+void lrutest_mlock_stat(struct lrutest_mlock_stat *stat)
+{
+	static unsigned long ev[NR_VM_EVENT_ITEMS];
+	struct zone *zone;
+	long nr_mlock = 0;
+
+	/* Exact on SMP too: fold in the per-cpu diffs. */
+	for_each_populated_zone(zone)
+		nr_mlock += zone_page_state_snapshot(zone, NR_MLOCK);
+	all_vm_events(ev);
+	stat->nr_mlock = nr_mlock;
+	stat->mlocked = ev[UNEVICTABLE_PGMLOCKED];
+	stat->munlocked = ev[UNEVICTABLE_PGMUNLOCKED];
+	stat->culled = ev[UNEVICTABLE_PGCULLED];
+	stat->scanned = ev[UNEVICTABLE_PGSCANNED];
+	stat->rescued = ev[UNEVICTABLE_PGRESCUED];
+	stat->stranded = ev[UNEVICTABLE_PGSTRANDED];
+	stat->cleared = ev[UNEVICTABLE_PGCLEARED];
+}
+
+static const struct {
+	const char *name;
+	size_t offset;
+} lrutest_stat_fields[] = {
+	{ "NR_MLOCK", offsetof(struct lrutest_mlock_stat, nr_mlock) },
+	{ "PGMLOCKED", offsetof(struct lrutest_mlock_stat, mlocked) },
+	{ "PGMUNLOCKED", offsetof(struct lrutest_mlock_stat, munlocked) },
+	{ "PGCULLED", offsetof(struct lrutest_mlock_stat, culled) },
+	{ "PGSCANNED", offsetof(struct lrutest_mlock_stat, scanned) },
+	{ "PGRESCUED", offsetof(struct lrutest_mlock_stat, rescued) },
+	{ "PGSTRANDED", offsetof(struct lrutest_mlock_stat, stranded) },
+	{ "PGCLEARED", offsetof(struct lrutest_mlock_stat, cleared) },
+};
+
+static long lrutest_stat_field(const struct lrutest_mlock_stat *stat, int i)
+{
+	return *(const long *)((const char *)stat + lrutest_stat_fields[i].offset);
+}
+
+void lrutest_expect_stat_delta(struct kunit *test,
+			       const struct lrutest_mlock_stat *before,
+			       const struct lrutest_mlock_stat *want,
+			       const char *what)
+{
+	struct lrutest_mlock_stat now;
+	int i;
+
+	lrutest_mlock_stat(&now);
+	for (i = 0; i < ARRAY_SIZE(lrutest_stat_fields); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    lrutest_stat_field(&now, i) - lrutest_stat_field(before, i),
+				    lrutest_stat_field(want, i),
+				    "%s: delta of %s", what, lrutest_stat_fields[i].name);
+}
+
+void lrutest_drain(void)
+{
+	lru_add_drain();
+	mlock_drain_local();
+}
+
+/* The evictable list @folio is threaded on, walked under its lru_lock. */
+int lrutest_locate(struct folio *folio)
+{
+	struct lruvec *lruvec;
+	int lru;
+
+	lruvec = folio_lruvec_lock_irq(folio);
+	lru = lrutest_find_folio(lruvec, folio);
+	unlock_page_lruvec_irq(lruvec);
+	return lru;
+}
+
+/*
+ * "On LRU_UNEVICTABLE": PG_lru and PG_unevictable set, PG_active clear,
+ * threaded on none of the evictable lists (LRU_UNEVICTABLE itself is not a
+ * list: its folios' lru field holds mlock_count).
+ */
+void lrutest_expect_mlocked(struct kunit *test, struct folio *folio,
+			    unsigned int mlock_count, const char *what)
+{
+	int lru = lrutest_locate(folio);
+
+	KUNIT_EXPECT_TRUE_MSG(test, folio_test_mlocked(folio),
+			      "%s: PG_mlocked", what);
+	KUNIT_EXPECT_TRUE_MSG(test, folio_test_lru(folio), "%s: PG_lru", what);
+	KUNIT_EXPECT_TRUE_MSG(test, folio_test_unevictable(folio),
+			      "%s: PG_unevictable", what);
+	KUNIT_EXPECT_FALSE_MSG(test, folio_test_active(folio),
+			       "%s: PG_active with PG_unevictable", what);
+	KUNIT_EXPECT_EQ_MSG(test, lru, LRUTEST_NOT_LISTED,
+			    "%s: unevictable folio threaded on %s", what,
+			    lru >= 0 ? lrutest_lru_names[lru] : "-");
+	if (folio_test_unevictable(folio))
+		KUNIT_EXPECT_EQ_MSG(test, folio->mlock_count, mlock_count,
+				    "%s: mlock_count", what);
+}
+
+/* Back on an evictable list of the right type, found by walking it. */
+void lrutest_expect_evictable(struct kunit *test, struct folio *folio,
+			      bool file, const char *what)
+{
+	int lru = lrutest_locate(folio);
+
+	KUNIT_EXPECT_FALSE_MSG(test, folio_test_mlocked(folio),
+			       "%s: PG_mlocked", what);
+	KUNIT_EXPECT_FALSE_MSG(test, folio_test_unevictable(folio),
+			       "%s: PG_unevictable", what);
+	KUNIT_EXPECT_TRUE_MSG(test, folio_test_lru(folio), "%s: PG_lru", what);
+	KUNIT_EXPECT_NE_MSG(test, lru, LRUTEST_NOT_LISTED,
+			    "%s: on no evictable list", what);
+	if (lru != LRUTEST_NOT_LISTED)
+		KUNIT_EXPECT_EQ_MSG(test, is_file_lru(lru), file,
+				    "%s: on %s", what, lrutest_lru_names[lru]);
+}
+
+static void lrutest_real_folio_release(void *data)
+{
+	struct folio *folio = data;
+
+	/* Off the LRU (the case isolated it): free_pages_prepare() checks. */
+	lrutest_drain();
+	if (!folio_test_lru(folio)) {
+		folio_clear_active(folio);
+		folio_clear_unevictable(folio);
+	}
+	/* The last put takes it off its LRU and clears PG_mlocked. */
+	folio_put(folio);
+}
+
+/**
+ * lrutest_real_folio - a test-owned folio on the machine's own LRU
+ * @test: the test case
+ * @order: its order
+ * @flags: LRUTEST_ANON for a swap-backed folio
+ * @add: put it on the LRU (folio_add_lru() and a drain), or leave it off
+ *
+ * The folio is put when the case ends, which frees it and takes it off
+ * whatever list it is on.
+ */
+struct folio *lrutest_real_folio(struct kunit *test, unsigned int order,
+				 unsigned long flags, bool add)
+{
+	struct folio *folio;
+
+	folio = folio_alloc(GFP_KERNEL, order);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "order-%u folio", order);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_real_folio_release,
+						  folio));
+	if (flags & LRUTEST_ANON)
+		__folio_set_swapbacked(folio);
+	if (add) {
+		folio_add_lru(folio);
+		lrutest_drain();
+		KUNIT_ASSERT_TRUE(test, folio_test_lru(folio));
+	}
+	return folio;
+}
+
+/*
+ * Give the test kthread a user mm of its own, as kunit_vm_mmap() does, but
+ * return it so that a case can tear it down itself (lrutest_mm_exit()).
+ * If the case ends early, the kthread's exit releases the mm.
+ */
+struct mm_struct *lrutest_mm_attach(struct kunit *test)
+{
+	struct mm_struct *mm;
+
+	KUNIT_ASSERT_NULL_MSG(test, current->mm, "test kthread already has an mm");
+	mm = mm_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, mm);
+	mm->task_size = TASK_SIZE;
+	arch_pick_mmap_layout(mm, &current->signal->rlim[RLIMIT_STACK]);
+	kthread_use_mm(mm);
+	return mm;
+}
+
+/* Detach and drop the kthread's mm now: exit_mmap() runs before return. */
+void lrutest_mm_exit(void)
+{
+	struct mm_struct *mm = current->mm;
+
+	kthread_unuse_mm(mm);
+	mmput(mm);
+}
+
+/* Suite init of the VMA cases: runs in the case's kthread, gives it an mm. */
+int lrutest_vm_init(struct kunit *test)
+{
+	struct lrutest_mlock_stat *start;
+
+	start = kunit_kzalloc(test, sizeof(*start), GFP_KERNEL);
+	if (!start)
+		return -ENOMEM;
+	lrutest_mm_attach(test);
+	lrutest_drain();
+	lrutest_mlock_stat(start);
+	test->priv = start;
+	return 0;
+}
+
+/*
+ * The last step of a VMA case: tear its mm down now, not when the kthread
+ * exits (KUnit's next case may already run by then), and check that
+ * NR_MLOCK is back where it was before the case.
+ */
+void lrutest_vm_end(struct kunit *test)
+{
+	const struct lrutest_mlock_stat *start = test->priv;
+	struct lrutest_mlock_stat now;
+
+	lrutest_mm_exit();
+	lrutest_drain();
+	lrutest_mlock_stat(&now);
+	KUNIT_EXPECT_EQ_MSG(test, now.nr_mlock, start->nr_mlock,
+			    "NR_MLOCK after the case's mm is gone");
+}
+
+unsigned long lrutest_mmap(struct kunit *test, struct file *file,
+			   unsigned long pages, unsigned long flags)
+{
+	unsigned long addr;
+
+	addr = kunit_vm_mmap(test, file, 0, pages << PAGE_SHIFT,
+			     PROT_READ | PROT_WRITE, flags, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, !addr || IS_ERR_VALUE(addr),
+			       "mmap of %lu pages: %ld", pages, (long)addr);
+	return addr;
+}
+
+unsigned long lrutest_mmap_anon(struct kunit *test, unsigned long pages,
+				bool populate)
+{
+	return lrutest_mmap(test, NULL, pages,
+			    MAP_PRIVATE | MAP_ANONYMOUS |
+			    (populate ? MAP_POPULATE : 0));
+}
+
+static void lrutest_fput_action(void *file)
+{
+	fput(file);
+	/* A kthread's fput() is deferred: finish it (and the VMAs') now. */
+	flush_delayed_fput();
+}
+
+/* A tmpfs (shmem) file of @pages pages, put when the case ends. */
+struct file *lrutest_shmem_file(struct kunit *test, unsigned long pages)
+{
+	struct file *file;
+
+	file = shmem_kernel_file_setup("lrutest", pages << PAGE_SHIFT,
+				       VM_NORESERVE);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(file), "shmem file: %ld",
+			       PTR_ERR(file));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_fput_action, file));
+	return file;
+}
+
+static void lrutest_bdev_release(void *file)
+{
+	/* Drop the page cache the case read in, then the device. */
+	flush_delayed_fput();
+	invalidate_mapping_pages(((struct file *)file)->f_mapping, 0, -1);
+	lrutest_fput_action(file);
+}
+
+/*
+ * A page-cache file: the RAM disk /dev/ram0 (CONFIG_BLK_DEV_RAM) opened
+ * read-write, whose folios are file-backed and not swap-backed.  Skips the
+ * case if there is no RAM disk.
+ */
+struct file *lrutest_pagecache_file(struct kunit *test)
+{
+	struct file *file;
+
+	file = bdev_file_open_by_dev(MKDEV(RAMDISK_MAJOR, 0),
+				     BLK_OPEN_READ | BLK_OPEN_WRITE, NULL, NULL);
+	if (IS_ERR(file))
+		kunit_skip(test, "no /dev/ram0 (CONFIG_BLK_DEV_RAM): %ld",
+			   PTR_ERR(file));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_bdev_release, file));
+	return file;
+}
+
+/* Write-fault the page at @addr in, as a user store would. */
+void lrutest_touch(struct kunit *test, unsigned long addr)
+{
+	struct page *page;
+	long got;
+
+	mmap_read_lock(current->mm);
+	got = get_user_pages(addr, 1, FOLL_WRITE, &page);
+	mmap_read_unlock(current->mm);
+	KUNIT_ASSERT_EQ_MSG(test, got, 1L, "fault at %lx", addr);
+	put_page(page);
+}
+
+static void lrutest_folio_put_action(void *folio)
+{
+	folio_put(folio);
+}
+
+/*
+ * The folio mapped at @addr, or NULL if none is, looked up without
+ * faulting.  The test holds a reference until the case ends, so the folio
+ * can still be checked after it is unmapped.
+ */
+struct folio *lrutest_folio_at(struct kunit *test, unsigned long addr)
+{
+	struct vm_area_struct *vma;
+	struct folio_walk fw;
+	struct folio *folio = NULL;
+
+	mmap_read_lock(current->mm);
+	vma = vma_lookup(current->mm, addr);
+	if (vma) {
+		folio = folio_walk_start(&fw, vma, addr, 0);
+		if (folio) {
+			folio_get(folio);
+			folio_walk_end(&fw, vma);
+		}
+	}
+	mmap_read_unlock(current->mm);
+	if (folio)
+		KUNIT_ASSERT_EQ(test, 0,
+				kunit_add_action_or_reset(test, lrutest_folio_put_action,
+							  folio));
+	return folio;
+}
+
+/* The flags of the VMA at @addr, 0 if none. */
+vm_flags_t lrutest_vma_flags(unsigned long addr)
+{
+	struct vm_area_struct *vma;
+	vm_flags_t flags = 0;
+
+	mmap_read_lock(current->mm);
+	vma = vma_lookup(current->mm, addr);
+	if (vma)
+		flags = vma->vm_flags;
+	mmap_read_unlock(current->mm);
+	return flags;
+}
+
+/* The bounds of the VMA at @addr; -ENOENT if none. */
+int lrutest_vma_span(unsigned long addr, unsigned long *start,
+		     unsigned long *end)
+{
+	struct vm_area_struct *vma;
+	int ret = -ENOENT;
+
+	mmap_read_lock(current->mm);
+	vma = vma_lookup(current->mm, addr);
+	if (vma) {
+		*start = vma->vm_start;
+		*end = vma->vm_end;
+		ret = 0;
+	}
+	mmap_read_unlock(current->mm);
+	return ret;
+}
+
+int lrutest_map_count(void)
+{
+	return current->mm->map_count;
+}
+
+unsigned long lrutest_locked_vm(void)
+{
+	return current->mm->locked_vm;
+}

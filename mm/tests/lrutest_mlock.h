@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lrutest: helpers of the mlock/munlock KUnit tests (lru_vm.c), which run
+ * the real mlock paths on real VMAs of a user mm attached to the test
+ * kthread, and the static entry points exposed by the hooks/ files.
+ */
+#ifndef _MM_TESTS_LRUTEST_MLOCK_H
+#define _MM_TESTS_LRUTEST_MLOCK_H
+
+#include <kunit/test.h>
+#include <linux/mm_types.h>
+
+/*
+ * NR_MLOCK (summed over every zone) and the unevictable_pgs_* vm events,
+ * read at one instant.  Cases compare two of these and expect exact deltas.
+ */
+struct lrutest_mlock_stat {
+	long nr_mlock;
+	long mlocked;	/* UNEVICTABLE_PGMLOCKED */
+	long munlocked;	/* UNEVICTABLE_PGMUNLOCKED */
+	long culled;	/* UNEVICTABLE_PGCULLED */
+	long scanned;	/* UNEVICTABLE_PGSCANNED */
+	long rescued;	/* UNEVICTABLE_PGRESCUED */
+	long stranded;	/* UNEVICTABLE_PGSTRANDED */
+	long cleared;	/* UNEVICTABLE_PGCLEARED */
+};
+
+void lrutest_mlock_stat(struct lrutest_mlock_stat *stat);
+/* Expect exactly @want (fields left 0 must not move) since @before. */
+void lrutest_expect_stat_delta(struct kunit *test,
+			       const struct lrutest_mlock_stat *before,
+			       const struct lrutest_mlock_stat *want,
+			       const char *what);
+
+/* Flush the per-CPU LRU and mlock batches. */
+void lrutest_drain(void);
+
+/* Folio state checks, on the folio's own (real) lruvec. */
+void lrutest_expect_mlocked(struct kunit *test, struct folio *folio,
+			    unsigned int mlock_count, const char *what);
+void lrutest_expect_evictable(struct kunit *test, struct folio *folio,
+			      bool file, const char *what);
+int lrutest_locate(struct folio *folio);
+
+struct folio *lrutest_real_folio(struct kunit *test, unsigned int order,
+				 unsigned long flags, bool add);
+
+/* A user mm for the test kthread, and mappings in it. */
+struct mm_struct *lrutest_mm_attach(struct kunit *test);
+int lrutest_vm_init(struct kunit *test);
+void lrutest_vm_end(struct kunit *test);
+void lrutest_mm_exit(void);
+unsigned long lrutest_mmap(struct kunit *test, struct file *file,
+			   unsigned long pages, unsigned long flags);
+unsigned long lrutest_mmap_anon(struct kunit *test, unsigned long pages,
+				bool populate);
+struct file *lrutest_shmem_file(struct kunit *test, unsigned long pages);
+struct file *lrutest_pagecache_file(struct kunit *test);
+void lrutest_touch(struct kunit *test, unsigned long addr);
+struct folio *lrutest_folio_at(struct kunit *test, unsigned long addr);
+vm_flags_t lrutest_vma_flags(unsigned long addr);
+int lrutest_vma_span(unsigned long addr, unsigned long *start,
+		     unsigned long *end);
+int lrutest_map_count(void);
+unsigned long lrutest_locked_vm(void);
+
+/* The static syscall bodies of mm/mlock.c, mmap.c, mprotect.c, mremap.c. */
+long lrutest_mlock(unsigned long start, size_t len);
+long lrutest_mlock2(unsigned long start, size_t len, int flags);
+long lrutest_munlock(unsigned long start, size_t len);
+long lrutest_mlockall(int flags);
+long lrutest_munlockall(void);
+long lrutest_brk(unsigned long brk);
+long lrutest_mprotect(unsigned long start, size_t len, unsigned long prot);
+long lrutest_mremap(unsigned long addr, unsigned long old_len,
+		    unsigned long new_len, unsigned long flags,
+		    unsigned long new_addr);
+
+#endif /* _MM_TESTS_LRUTEST_MLOCK_H */

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the error returns of mlock(), mlock2() and mlockall():
+ * EINVAL (bad flags, a range that wraps), ENOMEM (an unmapped range,
+ * RLIMIT_MEMLOCK exceeded without CAP_IPC_LOCK), EPERM (RLIMIT_MEMLOCK of
+ * 0 without CAP_IPC_LOCK).  A refused call must leave no PG_mlocked, no
+ * VM_LOCKED, no locked_vm and no counter behind; where the kernel locks
+ * part of a range before it fails, the case pins down exactly which part.
+ */
+#include <kunit/test.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/sched/signal.h>
+
+#include "lrutest_mlock.h"
+
+#define NPAGES	8
+#define LEN(n)	((unsigned long)(n) << PAGE_SHIFT)
+
+/* The state a refused call must leave: nothing locked at all. */
+static void expect_nothing_locked(struct kunit *test, unsigned long addr,
+				  const struct lrutest_mlock_stat *before,
+				  const char *what)
+{
+	struct folio *folio = lrutest_folio_at(test, addr);
+
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK,
+			    (vm_flags_t)0, "%s: VM_LOCKED left", what);
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_locked_vm(), 0UL,
+			    "%s: locked_vm left", what);
+	KUNIT_EXPECT_EQ_MSG(test, current->mm->def_flags & VM_LOCKED_MASK,
+			    (vm_flags_t)0, "%s: def_flags left", what);
+	if (folio)
+		lrutest_expect_evictable(test, folio, false, what);
+	lrutest_expect_stat_delta(test, before, &(struct lrutest_mlock_stat){},
+				  what);
+}
+
+static void mlock2_unknown_flag_einval(struct kunit *test)
+{
+	struct lrutest_mlock_stat before;
+	unsigned long addr;
+
+	addr = lrutest_mmap_anon(test, NPAGES, true);
+	lrutest_drain();
+	lrutest_mlock_stat(&before);
+	KUNIT_EXPECT_EQ(test, lrutest_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT << 1),
+			(long)-EINVAL);
+	lrutest_drain();
+	expect_nothing_locked(test, addr, &before, "mlock2(bad flag)");
+	lrutest_vm_end(test);
+}
+
+/* start + len wraps around: EINVAL from apply_vma_lock_flags(). */
+static void mlock_wrapping_range_einval(struct kunit *test)
+{
+	struct lrutest_mlock_stat before;
+	unsigned long addr;
+	size_t len;
+
+	addr = lrutest_mmap_anon(test, NPAGES, true);
+	lrutest_drain();
+	lrutest_mlock_stat(&before);
+	len = -addr + LEN(2);
+	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, len), (long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, lrutest_munlock(addr, len), (long)-EINVAL);
+	lrutest_drain();
+	expect_nothing_locked(test, addr, &before, "mlock of a wrapping range");
+	lrutest_vm_end(test);
+}
+
+/* A range that starts in an unmapped hole: ENOMEM, nothing locked. */
+static void mlock_unmapped_range_enomem(struct kunit *test)
+{
+	struct lrutest_mlock_stat before;
+	unsigned long addr;
+
+	addr = lrutest_mmap_anon(test, NPAGES, true);
+	lrutest_drain();
+	KUNIT_ASSERT_EQ(test, vm_munmap(addr, LEN(2)), 0);
+	lrutest_mlock_stat(&before);
+	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), (long)-ENOMEM);
+	lrutest_drain();
+	expect_nothing_locked(test, addr + LEN(2), &before,
+			      "mlock from an unmapped hole");
+	lrutest_vm_end(test);
+}
+
+/*
+ * A hole inside the range: apply_vma_lock_flags() has locked the VMA
+ * before the hole when it finds it, returns ENOMEM and does not populate.
+ * That VMA stays locked (its present folios mlocked), the one after the
+ * hole does not.
+ */
+static void mlock_range_with_hole_locks_up_to_it(struct kunit *test)
+{
+	struct lrutest_mlock_stat before;
+	struct folio *first, *last;
+	unsigned long addr;
+
+	addr = lrutest_mmap_anon(test, NPAGES, true);
+	lrutest_drain();
+	KUNIT_ASSERT_EQ(test, vm_munmap(addr + LEN(4), LEN(1)), 0);
+	first = lrutest_folio_at(test, addr);
+	last = lrutest_folio_at(test, addr + LEN(NPAGES - 1));
+	KUNIT_ASSERT_NOT_NULL(test, first);
+	KUNIT_ASSERT_NOT_NULL(test, last);
+	lrutest_mlock_stat(&before);
+
+	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), (long)-ENOMEM);
+	lrutest_drain();
+	KUNIT_EXPECT_TRUE(test, lrutest_vma_flags(addr) & VM_LOCKED);
+	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr + LEN(5)) & VM_LOCKED);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 4UL);
+	lrutest_expect_mlocked(test, first, 1, "before the hole");
+	lrutest_expect_evictable(test, last, false, "after the hole");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = 4, .mlocked = 4, .culled = 4 },
+				  "mlock of a range with a hole");
+
+	KUNIT_EXPECT_EQ(test, lrutest_munlock(addr, LEN(4)), 0L);
+	lrutest_drain();
+	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr) & VM_LOCKED);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	lrutest_expect_evictable(test, first, false, "munlocked before the hole");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.mlocked = 4, .culled = 4, .munlocked = 4,
+					.rescued = 4 },
+				  "munlock of the part before the hole");
+	lrutest_vm_end(test);
+}
+
+/*
+ * A range that runs past the end of the last VMA: the VMA is locked and
+ * populated up to its end, then ENOMEM for the part beyond it.
+ */
+static void mlock_range_past_vma_end_enomem(struct kunit *test)
+{
+	struct lrutest_mlock_stat before;
+	struct folio *folio;
+	unsigned long addr;
+
+	addr = lrutest_mmap_anon(test, NPAGES, true);
+	lrutest_drain();
+	KUNIT_ASSERT_EQ(test, vm_munmap(addr + LEN(4), LEN(NPAGES - 4)), 0);
+	folio = lrutest_folio_at(test, addr);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	lrutest_mlock_stat(&before);
+
+	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), (long)-ENOMEM);
+	lrutest_drain();
+	KUNIT_EXPECT_TRUE(test, lrutest_vma_flags(addr) & VM_LOCKED);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 4UL);
+	lrutest_expect_mlocked(test, folio, 1, "inside the VMA");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = 4, .mlocked = 4, .culled = 4 },
+				  "mlock past the end of the VMA");
+
+	KUNIT_EXPECT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), (long)-ENOMEM);
+	lrutest_drain();
+	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr) & VM_LOCKED);
+	lrutest_expect_evictable(test, folio, false, "munlock past the end");
+	lrutest_vm_end(test);
+}
+
+/*
+ * Run @fn with CAP_IPC_LOCK dropped and RLIMIT_MEMLOCK at @limit pages,
+ * then restore both before returning (no assertion in between, so they
+ * are always restored).
+ */
+static long without_ipc_lock(unsigned long limit, long (*fn)(unsigned long, long),
+			     unsigned long addr, long arg)
+{
+	struct rlimit *rlim = &current->signal->rlim[RLIMIT_MEMLOCK];
+	struct rlimit saved = *rlim;
+	const struct cred *old;
+	struct cred *new;
+	long ret;
+
+	new = prepare_creds();
+	if (!new)
+		return -ENOMEM;
+	cap_lower(new->cap_effective, CAP_IPC_LOCK);
+	old = override_creds(new);
+	put_cred(new);
+	rlim->rlim_cur = LEN(limit);
+
+	ret = fn(addr, arg);
+
+	*rlim = saved;
+	revert_creds(old);
+	return ret;
+}
+
+static long call_mlock(unsigned long addr, long pages)
+{
+	return lrutest_mlock(addr, LEN(pages));
+}
+
+static long call_mlockall(unsigned long addr, long flags)
+{
+	return lrutest_mlockall(flags);
+}
+
+/*
+ * Over RLIMIT_MEMLOCK without CAP_IPC_LOCK: ENOMEM and nothing locked;
+ * within it the same call succeeds, so the limit is what refused it.
+ */
+static void mlock_over_rlimit_without_cap_enomem(struct kunit *test)
+{
+	struct lrutest_mlock_stat before;
+	struct folio *folio;
+	unsigned long addr;
+
+	addr = lrutest_mmap_anon(test, NPAGES, true);
+	lrutest_drain();
+	lrutest_mlock_stat(&before);
+
+	KUNIT_EXPECT_EQ(test, without_ipc_lock(NPAGES - 1, call_mlock, addr, NPAGES),
+			(long)-ENOMEM);
+	lrutest_drain();
+	expect_nothing_locked(test, addr, &before, "mlock over RLIMIT_MEMLOCK");
+	KUNIT_EXPECT_EQ(test, without_ipc_lock(NPAGES - 1, call_mlockall, addr,
+					       MCL_CURRENT),
+			(long)-ENOMEM);
+	lrutest_drain();
+	expect_nothing_locked(test, addr, &before, "mlockall over RLIMIT_MEMLOCK");
+
+	KUNIT_EXPECT_EQ(test, without_ipc_lock(NPAGES, call_mlock, addr, NPAGES), 0L);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
+	folio = lrutest_folio_at(test, addr);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	lrutest_expect_mlocked(test, folio, 1, "mlock within RLIMIT_MEMLOCK");
+	KUNIT_EXPECT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
+	lrutest_vm_end(test);
+}
+
+/* RLIMIT_MEMLOCK of 0 without CAP_IPC_LOCK: EPERM (can_do_mlock()). */
+static void mlock_zero_rlimit_without_cap_eperm(struct kunit *test)
+{
+	struct lrutest_mlock_stat before;
+	unsigned long addr;
+
+	addr = lrutest_mmap_anon(test, NPAGES, true);
+	lrutest_drain();
+	lrutest_mlock_stat(&before);
+	KUNIT_EXPECT_EQ(test, without_ipc_lock(0, call_mlock, addr, 1), (long)-EPERM);
+	KUNIT_EXPECT_EQ(test, without_ipc_lock(0, call_mlockall, addr, MCL_FUTURE),
+			(long)-EPERM);
+	lrutest_drain();
+	expect_nothing_locked(test, addr, &before, "mlock with a zero RLIMIT_MEMLOCK");
+	lrutest_vm_end(test);
+}
+
+static struct kunit_case mlock_errors_cases[] = {
+	KUNIT_CASE(mlock2_unknown_flag_einval),
+	KUNIT_CASE(mlock_wrapping_range_einval),
+	KUNIT_CASE(mlock_unmapped_range_enomem),
+	KUNIT_CASE(mlock_range_with_hole_locks_up_to_it),
+	KUNIT_CASE(mlock_range_past_vma_end_enomem),
+	KUNIT_CASE(mlock_over_rlimit_without_cap_enomem),
+	KUNIT_CASE(mlock_zero_rlimit_without_cap_eperm),
+	{}
+};
+
+static struct kunit_suite mlock_errors_suite = {
+	.name = "mm_mlock_errors",
+	.init = lrutest_vm_init,
+	.test_cases = mlock_errors_cases,
+};
+
+kunit_test_suite(mlock_errors_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the error returns of mlock");
+MODULE_LICENSE("GPL");

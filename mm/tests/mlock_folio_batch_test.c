@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the mlock folio batch of mm/mlock.c: mlock_folio(),
+ * mlock_new_folio() and munlock_folio() on test-owned folios of the real
+ * LRU, drained through mlock_folio_batch() into __mlock_folio(),
+ * __mlock_new_folio() and __munlock_folio().  Each case checks the folio's
+ * flags, mlock_count and list (walked), and NR_MLOCK and the
+ * unevictable_pgs_* events as exact deltas.
+ */
+#include <kunit/test.h>
+#include <linux/mm.h>
+#include <linux/mm_inline.h>
+#include <linux/swap.h>
+
+#include "internal.h"
+#include "lrutest.h"
+#include "lrutest_mlock.h"
+
+static const unsigned int mlock_orders[] = { 0, 2 };
+
+static void mlock_order_desc(const unsigned int *order, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "order-%u", *order);
+}
+
+KUNIT_ARRAY_PARAM(mlock_order, mlock_orders, mlock_order_desc);
+
+static unsigned int param_order(struct kunit *test)
+{
+	return *(const unsigned int *)test->param_value;
+}
+
+/* mlock culls an evictable LRU folio; munlock rescues it. */
+static void mlock_folio_culls_then_munlock_rescues(struct kunit *test)
+{
+	unsigned int order = param_order(test);
+	long n = 1L << order;
+	struct lrutest_mlock_stat before;
+	struct folio *folio;
+
+	folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
+	folio_set_active(folio);
+	lrutest_mlock_stat(&before);
+
+	mlock_folio(folio);
+	lrutest_drain();
+	lrutest_expect_mlocked(test, folio, 1, "after mlock_folio");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = n, .mlocked = n, .culled = n },
+				  "mlock_folio");
+
+	munlock_folio(folio);
+	lrutest_drain();
+	lrutest_expect_evictable(test, folio, false, "after munlock_folio");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.mlocked = n, .culled = n,
+					.munlocked = n, .rescued = n },
+				  "mlock_folio then munlock_folio");
+}
+
+/* Each mlock of a listed unevictable folio counts; each munlock uncounts. */
+static void mlock_folio_twice_needs_two_munlocks(struct kunit *test)
+{
+	unsigned int order = param_order(test);
+	long n = 1L << order;
+	struct lrutest_mlock_stat before;
+	struct folio *folio;
+
+	folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
+	lrutest_mlock_stat(&before);
+
+	mlock_folio(folio);
+	lrutest_drain();
+	mlock_folio(folio);
+	lrutest_drain();
+	lrutest_expect_mlocked(test, folio, 2, "mlocked twice");
+	/* PG_mlocked was set once: NR_MLOCK and PGMLOCKED count it once. */
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = n, .mlocked = n, .culled = n },
+				  "two mlock_folio");
+
+	munlock_folio(folio);
+	lrutest_drain();
+	lrutest_expect_mlocked(test, folio, 1, "one of two mlocks dropped");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = n, .mlocked = n, .culled = n },
+				  "first munlock_folio");
+
+	munlock_folio(folio);
+	lrutest_drain();
+	lrutest_expect_evictable(test, folio, false, "both mlocks dropped");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.mlocked = n, .culled = n,
+					.munlocked = n, .rescued = n },
+				  "second munlock_folio");
+}
+
+/* A new folio, never on the LRU, goes straight to LRU_UNEVICTABLE. */
+static void mlock_new_folio_lands_unevictable(struct kunit *test)
+{
+	unsigned int order = param_order(test);
+	long n = 1L << order;
+	struct lrutest_mlock_stat before;
+	struct folio *folio;
+
+	folio = lrutest_real_folio(test, order, LRUTEST_ANON, false);
+	lrutest_mlock_stat(&before);
+
+	mlock_new_folio(folio);
+	lrutest_drain();
+	lrutest_expect_mlocked(test, folio, 1, "after mlock_new_folio");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = n, .mlocked = n, .culled = n },
+				  "mlock_new_folio");
+
+	munlock_folio(folio);
+	lrutest_drain();
+	lrutest_expect_evictable(test, folio, false, "after munlock_folio");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.mlocked = n, .culled = n,
+					.munlocked = n, .rescued = n },
+				  "mlock_new_folio then munlock_folio");
+}
+
+/*
+ * mlock of an isolated folio sets PG_mlocked but cannot move it; putback
+ * culls it (folio_evictable() is false), with mlock_count 0: lru_add()
+ * underestimates on purpose, and the munlock that follows must still
+ * clear PG_mlocked and rescue it.
+ */
+static void mlock_isolated_folio_culled_at_putback(struct kunit *test)
+{
+	unsigned int order = param_order(test);
+	long n = 1L << order;
+	struct lrutest_mlock_stat before;
+	struct folio *folio;
+
+	folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
+	KUNIT_ASSERT_TRUE(test, folio_isolate_lru(folio));
+	lrutest_mlock_stat(&before);
+
+	mlock_folio(folio);
+	lrutest_drain();
+	KUNIT_EXPECT_TRUE(test, folio_test_mlocked(folio));
+	KUNIT_EXPECT_FALSE_MSG(test, folio_test_lru(folio),
+			       "the batch put an isolated folio back");
+	KUNIT_EXPECT_FALSE_MSG(test, folio_test_unevictable(folio),
+			       "the batch moved an isolated folio");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = n, .mlocked = n },
+				  "mlock_folio of an isolated folio");
+
+	folio_putback_lru(folio);
+	lrutest_drain();
+	lrutest_expect_mlocked(test, folio, 0, "put back while mlocked");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = n, .mlocked = n, .culled = n },
+				  "putback of an mlocked folio");
+
+	munlock_folio(folio);
+	lrutest_drain();
+	lrutest_expect_evictable(test, folio, false, "munlocked after putback");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.mlocked = n, .culled = n,
+					.munlocked = n, .rescued = n },
+				  "munlock_folio after putback");
+}
+
+/*
+ * munlock of an isolated unevictable folio clears PG_mlocked but cannot
+ * move it: it is counted stranded, and putback rescues it.
+ */
+static void munlock_isolated_folio_stranded_until_putback(struct kunit *test)
+{
+	unsigned int order = param_order(test);
+	long n = 1L << order;
+	struct lrutest_mlock_stat before;
+	struct folio *folio;
+
+	folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
+	mlock_folio(folio);
+	lrutest_drain();
+	KUNIT_ASSERT_TRUE(test, folio_isolate_lru(folio));
+	lrutest_mlock_stat(&before);
+
+	munlock_folio(folio);
+	lrutest_drain();
+	KUNIT_EXPECT_FALSE(test, folio_test_mlocked(folio));
+	KUNIT_EXPECT_TRUE_MSG(test, folio_test_unevictable(folio),
+			      "PG_unevictable cleared off the LRU");
+	KUNIT_EXPECT_FALSE(test, folio_test_lru(folio));
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = -n, .stranded = n },
+				  "munlock_folio of an isolated folio");
+
+	folio_putback_lru(folio);
+	lrutest_drain();
+	lrutest_expect_evictable(test, folio, false, "put back after munlock");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = -n, .stranded = n,
+					.rescued = n },
+				  "putback after munlock_folio");
+}
+
+static void lrutest_put_action(void *folio)
+{
+	folio_put(folio);
+}
+
+/* Freeing a still-mlocked folio clears PG_mlocked and NR_MLOCK. */
+static void free_of_mlocked_folio_counts_cleared(struct kunit *test)
+{
+	unsigned int order = param_order(test);
+	long n = 1L << order;
+	struct lrutest_mlock_stat before;
+	struct folio *folio;
+
+	folio = folio_alloc(GFP_KERNEL, order);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_put_action, folio));
+	__folio_set_swapbacked(folio);
+	folio_add_lru(folio);
+	lrutest_drain();
+	lrutest_mlock_stat(&before);
+
+	mlock_folio(folio);
+	lrutest_drain();
+	lrutest_expect_mlocked(test, folio, 1, "before the last put");
+
+	kunit_release_action(test, lrutest_put_action, folio);
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.mlocked = n, .culled = n, .cleared = n },
+				  "last put of an mlocked folio");
+}
+
+static struct kunit_case mlock_folio_batch_cases[] = {
+	KUNIT_CASE_PARAM(mlock_folio_culls_then_munlock_rescues, mlock_order_gen_params),
+	KUNIT_CASE_PARAM(mlock_folio_twice_needs_two_munlocks, mlock_order_gen_params),
+	KUNIT_CASE_PARAM(mlock_new_folio_lands_unevictable, mlock_order_gen_params),
+	KUNIT_CASE_PARAM(mlock_isolated_folio_culled_at_putback, mlock_order_gen_params),
+	KUNIT_CASE_PARAM(munlock_isolated_folio_stranded_until_putback,
+			 mlock_order_gen_params),
+	KUNIT_CASE_PARAM(free_of_mlocked_folio_counts_cleared, mlock_order_gen_params),
+	{}
+};
+
+static struct kunit_suite mlock_folio_batch_suite = {
+	.name = "mm_mlock_folio_batch",
+	.test_cases = mlock_folio_batch_cases,
+};
+
+kunit_test_suite(mlock_folio_batch_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the mlock folio batch");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of mlockall() and munlockall() (apply_mlockall_flags()) on
+ * the real VMAs of a user mm attached to the test kthread: MCL_CURRENT
+ * locks and populates every VMA, MCL_FUTURE sets mm->def_flags so that new
+ * mappings come locked, MCL_ONFAULT defers locking to the fault, and
+ * munlockall() undoes all of it.  Each case's mm, and its def_flags, die
+ * with the case's kthread.
+ */
+#include <kunit/test.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/sched.h>
+
+#include "lrutest_mlock.h"
+
+#define PAGES	4
+#define LEN(n)	((unsigned long)(n) << PAGE_SHIFT)
+
+static struct folio *folio_at(struct kunit *test, unsigned long addr)
+{
+	struct folio *folio = lrutest_folio_at(test, addr);
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "no folio at %lx", addr);
+	return folio;
+}
+
+/* MCL_CURRENT locks and populates every VMA; munlockall() undoes it. */
+static void mlockall_current_locks_every_vma(struct kunit *test)
+{
+	struct folio *anon[PAGES], *shm[PAGES];
+	struct lrutest_mlock_stat before;
+	unsigned long a, s;
+	int i;
+
+	a = lrutest_mmap_anon(test, PAGES, false);
+	s = lrutest_mmap(test, lrutest_shmem_file(test, PAGES), PAGES,
+			 MAP_SHARED | MAP_POPULATE);
+	lrutest_drain();
+	lrutest_mlock_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, lrutest_mlockall(MCL_CURRENT), 0L);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ_MSG(test, current->mm->def_flags & VM_LOCKED_MASK,
+			    (vm_flags_t)0, "MCL_CURRENT alone set def_flags");
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(a) & VM_LOCKED_MASK, (vm_flags_t)VM_LOCKED);
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(s) & VM_LOCKED_MASK, (vm_flags_t)VM_LOCKED);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 2UL * PAGES);
+	for (i = 0; i < PAGES; i++) {
+		anon[i] = folio_at(test, a + LEN(i));
+		shm[i] = folio_at(test, s + LEN(i));
+		lrutest_expect_mlocked(test, anon[i], 1, "anon after MCL_CURRENT");
+		lrutest_expect_mlocked(test, shm[i], 1, "shmem after MCL_CURRENT");
+	}
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = 2 * PAGES, .mlocked = 2 * PAGES,
+					.culled = 2 * PAGES },
+				  "mlockall(MCL_CURRENT)");
+
+	KUNIT_ASSERT_EQ(test, lrutest_munlockall(), 0L);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(a) & VM_LOCKED_MASK, (vm_flags_t)0);
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(s) & VM_LOCKED_MASK, (vm_flags_t)0);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	for (i = 0; i < PAGES; i++) {
+		lrutest_expect_evictable(test, anon[i], false, "anon after munlockall");
+		lrutest_expect_evictable(test, shm[i], false, "shmem after munlockall");
+	}
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.mlocked = 2 * PAGES, .culled = 2 * PAGES,
+					.munlocked = 2 * PAGES, .rescued = 2 * PAGES },
+				  "mlockall then munlockall");
+	lrutest_vm_end(test);
+}
+
+/*
+ * MCL_FUTURE leaves existing VMAs alone, and a mapping made after it comes
+ * locked and populated; munlockall() clears def_flags.
+ */
+static void mlockall_future_locks_new_mappings(struct kunit *test)
+{
+	struct folio *folios[PAGES];
+	struct lrutest_mlock_stat before;
+	unsigned long old, new;
+	int i;
+
+	old = lrutest_mmap_anon(test, PAGES, true);
+	lrutest_drain();
+	lrutest_mlock_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, lrutest_mlockall(MCL_FUTURE), 0L);
+	KUNIT_EXPECT_EQ(test, current->mm->def_flags & VM_LOCKED_MASK,
+			(vm_flags_t)VM_LOCKED);
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_vma_flags(old) & VM_LOCKED_MASK,
+			    (vm_flags_t)0, "MCL_FUTURE locked an existing VMA");
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_mlock_stat){},
+				  "mlockall(MCL_FUTURE) alone");
+
+	new = lrutest_mmap_anon(test, PAGES, false);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(new) & VM_LOCKED_MASK, (vm_flags_t)VM_LOCKED);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)PAGES);
+	for (i = 0; i < PAGES; i++) {
+		folios[i] = folio_at(test, new + LEN(i));
+		lrutest_expect_mlocked(test, folios[i], 1, "mapped after MCL_FUTURE");
+	}
+	lrutest_expect_evictable(test, folio_at(test, old), false,
+				 "mapped before MCL_FUTURE");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = PAGES, .mlocked = PAGES,
+					.culled = PAGES },
+				  "new mapping after MCL_FUTURE");
+
+	KUNIT_ASSERT_EQ(test, lrutest_munlockall(), 0L);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, current->mm->def_flags & VM_LOCKED_MASK, (vm_flags_t)0);
+	for (i = 0; i < PAGES; i++)
+		lrutest_expect_evictable(test, folios[i], false, "after munlockall");
+	new = lrutest_mmap_anon(test, PAGES, false);
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_vma_flags(new) & VM_LOCKED_MASK,
+			    (vm_flags_t)0, "mapping after munlockall came locked");
+	KUNIT_EXPECT_NULL(test, lrutest_folio_at(test, new));
+	lrutest_vm_end(test);
+}
+
+/*
+ * After MCL_FUTURE, growing the heap with brk() maps the new pages locked
+ * and populates them (do_brk_flags() takes mm->def_flags).
+ */
+static void mlockall_future_locks_brk_growth(struct kunit *test)
+{
+	struct folio *folios[PAGES];
+	struct lrutest_mlock_stat before;
+	struct mm_struct *mm = current->mm;
+	unsigned long base;
+	int i;
+
+	/* A free stretch of address space for the heap to grow into. */
+	base = lrutest_mmap_anon(test, 4 * PAGES, false);
+	KUNIT_ASSERT_EQ(test, vm_munmap(base, LEN(4 * PAGES)), 0);
+	mm->start_brk = base;
+	mm->brk = base;
+	current->brk_randomized = 1;
+	lrutest_mlock_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, lrutest_mlockall(MCL_FUTURE), 0L);
+	KUNIT_ASSERT_EQ(test, lrutest_brk(base + LEN(PAGES)), (long)(base + LEN(PAGES)));
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(base) & VM_LOCKED_MASK, (vm_flags_t)VM_LOCKED);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)PAGES);
+	for (i = 0; i < PAGES; i++) {
+		folios[i] = folio_at(test, base + LEN(i));
+		lrutest_expect_mlocked(test, folios[i], 1, "heap grown after MCL_FUTURE");
+	}
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = PAGES, .mlocked = PAGES,
+					.culled = PAGES },
+				  "brk() growth after MCL_FUTURE");
+
+	KUNIT_ASSERT_EQ(test, lrutest_munlockall(), 0L);
+	lrutest_drain();
+	for (i = 0; i < PAGES; i++)
+		lrutest_expect_evictable(test, folios[i], false, "after munlockall");
+	lrutest_vm_end(test);
+}
+
+/*
+ * MCL_CURRENT | MCL_ONFAULT marks every VMA VM_LOCKONFAULT and populates
+ * nothing: folios already present are mlocked, the others only when they
+ * are faulted in.
+ */
+static void mlockall_onfault_locks_present_and_faulted_folios(struct kunit *test)
+{
+	struct folio *present[PAGES], *faulted;
+	struct lrutest_mlock_stat before;
+	unsigned long p, u;
+	int i;
+
+	p = lrutest_mmap_anon(test, PAGES, true);
+	u = lrutest_mmap_anon(test, PAGES, false);
+	lrutest_drain();
+	for (i = 0; i < PAGES; i++)
+		present[i] = folio_at(test, p + LEN(i));
+	lrutest_mlock_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, lrutest_mlockall(MCL_CURRENT | MCL_ONFAULT), 0L);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(p) & VM_LOCKED_MASK,
+			(vm_flags_t)(VM_LOCKED | VM_LOCKONFAULT));
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(u) & VM_LOCKED_MASK,
+			(vm_flags_t)(VM_LOCKED | VM_LOCKONFAULT));
+	KUNIT_EXPECT_EQ(test, current->mm->def_flags & VM_LOCKED_MASK, (vm_flags_t)0);
+	for (i = 0; i < PAGES; i++) {
+		lrutest_expect_mlocked(test, present[i], 1, "present at MCL_ONFAULT");
+		KUNIT_EXPECT_NULL_MSG(test, lrutest_folio_at(test, u + LEN(i)),
+				      "MCL_ONFAULT populated page %d", i);
+	}
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = PAGES, .mlocked = PAGES,
+					.culled = PAGES },
+				  "mlockall(MCL_CURRENT | MCL_ONFAULT)");
+
+	lrutest_touch(test, u + LEN(1));
+	lrutest_drain();
+	faulted = folio_at(test, u + LEN(1));
+	lrutest_expect_mlocked(test, faulted, 1, "faulted after MCL_ONFAULT");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = PAGES + 1, .mlocked = PAGES + 1,
+					.culled = PAGES + 1 },
+				  "one fault after MCL_ONFAULT");
+
+	KUNIT_ASSERT_EQ(test, lrutest_munlockall(), 0L);
+	lrutest_drain();
+	for (i = 0; i < PAGES; i++)
+		lrutest_expect_evictable(test, present[i], false, "after munlockall");
+	lrutest_expect_evictable(test, faulted, false, "after munlockall");
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	lrutest_vm_end(test);
+}
+
+/* Flag combinations mlockall() refuses: nothing is locked. */
+static void mlockall_bad_flags_einval(struct kunit *test)
+{
+	static const int bad[] = { 0, MCL_ONFAULT, MCL_CURRENT | 0x100 };
+	struct lrutest_mlock_stat before;
+	unsigned long addr;
+	int i;
+
+	addr = lrutest_mmap_anon(test, PAGES, true);
+	lrutest_drain();
+	lrutest_mlock_stat(&before);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_mlockall(bad[i]), (long)-EINVAL,
+				    "mlockall(%#x)", bad[i]);
+	KUNIT_EXPECT_EQ(test, current->mm->def_flags & VM_LOCKED_MASK, (vm_flags_t)0);
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_mlock_stat){},
+				  "refused mlockall");
+	lrutest_vm_end(test);
+}
+
+static struct kunit_case mlockall_cases[] = {
+	KUNIT_CASE(mlockall_current_locks_every_vma),
+	KUNIT_CASE(mlockall_future_locks_new_mappings),
+	KUNIT_CASE(mlockall_future_locks_brk_growth),
+	KUNIT_CASE(mlockall_onfault_locks_present_and_faulted_folios),
+	KUNIT_CASE(mlockall_bad_flags_einval),
+	{}
+};
+
+static struct kunit_suite mlockall_suite = {
+	.name = "mm_mlockall",
+	.init = lrutest_vm_init,
+	.test_cases = mlockall_cases,
+};
+
+kunit_test_suite(mlockall_suite);
+
+MODULE_DESCRIPTION("KUnit tests of mlockall/munlockall");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the munlock that unmapping does: munmap() of a locked
+ * range and exit_mmap() of an mm with locked VMAs zap the PTEs, and
+ * folio_remove_rmap_*() -> munlock_vma_folio() must drop every mlock, so
+ * that nothing stays PG_mlocked and NR_MLOCK returns to where it was.
+ * The test holds a reference on each folio, so it can be checked after it
+ * is unmapped (it is back on an evictable list until that reference goes).
+ */
+#include <kunit/test.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+
+#include "lrutest_mlock.h"
+
+#define NPAGES	8
+#define LEN(n)	((unsigned long)(n) << PAGE_SHIFT)
+
+static const struct lrutest_mlock_stat locked_then_unlocked = {
+	.mlocked = NPAGES, .culled = NPAGES,
+	.munlocked = NPAGES, .rescued = NPAGES,
+};
+
+static void lock_populated(struct kunit *test, unsigned long *addr,
+			   struct folio **folios)
+{
+	int i;
+
+	*addr = lrutest_mmap_anon(test, NPAGES, true);
+	lrutest_drain();
+	for (i = 0; i < NPAGES; i++) {
+		folios[i] = lrutest_folio_at(test, *addr + LEN(i));
+		KUNIT_ASSERT_NOT_NULL(test, folios[i]);
+	}
+	KUNIT_ASSERT_EQ(test, lrutest_mlock(*addr, LEN(NPAGES)), 0L);
+	lrutest_drain();
+	lrutest_expect_mlocked(test, folios[0], 1, "locked before unmap");
+}
+
+/* munmap() of a whole locked VMA munlocks every folio. */
+static void munmap_of_locked_vma_munlocks_every_folio(struct kunit *test)
+{
+	struct folio *folios[NPAGES];
+	struct lrutest_mlock_stat before;
+	unsigned long addr;
+	int i;
+
+	lrutest_mlock_stat(&before);
+	lock_populated(test, &addr, folios);
+
+	KUNIT_ASSERT_EQ(test, vm_munmap(addr, LEN(NPAGES)), 0);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	for (i = 0; i < NPAGES; i++)
+		lrutest_expect_evictable(test, folios[i], false, "unmapped");
+	lrutest_expect_stat_delta(test, &before, &locked_then_unlocked,
+				  "mlock then munmap");
+	lrutest_vm_end(test);
+}
+
+/* munmap() of the middle of a locked VMA munlocks those folios only. */
+static void munmap_of_locked_middle_munlocks_only_it(struct kunit *test)
+{
+	struct folio *folios[NPAGES];
+	struct lrutest_mlock_stat before;
+	unsigned long addr;
+	int i;
+
+	lrutest_mlock_stat(&before);
+	lock_populated(test, &addr, folios);
+
+	KUNIT_ASSERT_EQ(test, vm_munmap(addr + LEN(3), LEN(2)), 0);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES - 2);
+	for (i = 0; i < NPAGES; i++) {
+		if (i == 3 || i == 4)
+			lrutest_expect_evictable(test, folios[i], false, "unmapped");
+		else
+			lrutest_expect_mlocked(test, folios[i], 1, "still mapped");
+	}
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = NPAGES - 2, .mlocked = NPAGES,
+					.culled = NPAGES, .munlocked = 2,
+					.rescued = 2 },
+				  "mlock then munmap of 2 pages");
+
+	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), -ENOMEM);
+	lrutest_drain();
+	for (i = 0; i < 3; i++)
+		lrutest_expect_evictable(test, folios[i], false, "munlock up to the hole");
+	lrutest_vm_end(test);
+}
+
+/* The last mmput() of an mm with a locked VMA munlocks every folio. */
+static void mm_exit_munlocks_every_folio(struct kunit *test)
+{
+	struct folio *folios[NPAGES];
+	struct lrutest_mlock_stat before;
+	unsigned long addr;
+	int i;
+
+	lrutest_mlock_stat(&before);
+	lock_populated(test, &addr, folios);
+
+	lrutest_mm_exit();
+	lrutest_drain();
+	for (i = 0; i < NPAGES; i++)
+		lrutest_expect_evictable(test, folios[i], false, "after exit_mmap");
+	lrutest_expect_stat_delta(test, &before, &locked_then_unlocked,
+				  "mlock then mm exit");
+}
+
+static struct kunit_case munlock_unmap_cases[] = {
+	KUNIT_CASE(munmap_of_locked_vma_munlocks_every_folio),
+	KUNIT_CASE(munmap_of_locked_middle_munlocks_only_it),
+	KUNIT_CASE(mm_exit_munlocks_every_folio),
+	{}
+};
+
+static struct kunit_suite munlock_unmap_suite = {
+	.name = "mm_munlock_unmap",
+	.init = lrutest_vm_init,
+	.test_cases = munlock_unmap_cases,
+};
+
+kunit_test_suite(munlock_unmap_suite);
+
+MODULE_DESCRIPTION("KUnit tests of munlock by munmap and mm exit");
+MODULE_LICENSE("GPL");
