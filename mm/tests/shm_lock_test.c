@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of SysV SHM_LOCK / SHM_UNLOCK and the unevictable LRU.
+ *
+ * What the kernel promises (Documentation/mm/unevictable-lru.rst): SHM_LOCK
+ * marks the segment's mapping unevictable (shmem_lock() ->
+ * mapping_set_unevictable()) but moves no folio; reclaim or a putback that
+ * meets one later culls it to LRU_UNEVICTABLE.  SHM_UNLOCK clears the mark
+ * and rescues every folio through shmem_unlock_mapping() ->
+ * check_move_unevictable_folios().  The lock is charged to the locker's
+ * ucounts against RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK, and released
+ * on SHM_UNLOCK or when the segment is destroyed (IPC_RMID, last detach).
+ *
+ * The test kthread gets a user mm from kunit_vm_mmap(), attaches segments
+ * with do_shmat() and touches their pages with copy_to_user(); shmctl() is
+ * reached through hooks/shm.c.  The folios are on the real node: counts
+ * are deltas of the global counters around each step.
+ */
+#include <kunit/resource.h>
+#include <kunit/test.h>
+#include <linux/cred.h>
+#include <linux/file.h>
+#include <linux/ipc.h>
+#include <linux/mm.h>
+#include <linux/mm_inline.h>
+#include <linux/mman.h>
+#include <linux/pagemap.h>
+#include <linux/sched/signal.h>
+#include <linux/shm.h>
+#include <linux/shmem_fs.h>
+#include <linux/swap.h>
+#include <linux/syscalls.h>
+#include <linux/uaccess.h>
+#include <linux/user_namespace.h>
+#include <linux/vmstat.h>
+#include <uapi/linux/shm.h>
+
+#include "internal.h"	/* mm/internal.h, by -I in the Makefile */
+#include "lrutest_reclaim.h"
+
+#define SHM_TEST_PAGES	8
+
+struct shm_seg {
+	int id;
+	unsigned long addr;		/* of the do_shmat() attach, 0 if none */
+	unsigned long pages;
+	struct address_space *mapping;	/* good while the segment lives */
+};
+
+/*
+ * Detach (from the test thread, which has the mm) and remove the segment,
+ * then run the deferred fputs that free its folios.  Each case ends with
+ * this through kunit_release_action(), so that nothing of it is freed while
+ * the next case counts.  If the case failed, this runs in KUnit's cleanup
+ * thread instead, which has no mm: removing the id then destroys the
+ * segment, or marks it for destruction at the last detach, when the test
+ * thread's mm goes away.
+ */
+static void shm_seg_release(void *data)
+{
+	struct shm_seg *seg = data;
+
+	if (seg->addr && current->mm)
+		ksys_shmdt((char __user *)seg->addr);
+	seg->addr = 0;
+	seg->mapping = NULL;
+	lrutest_shmctl(seg->id, IPC_RMID, NULL);
+	lrutest_flush_fput();
+}
+
+static void shm_seg_destroy(struct kunit *test, struct shm_seg *seg)
+{
+	kunit_release_action(test, shm_seg_release, seg);
+}
+
+/* A user mm for the test kthread (kunit_vm_mmap() attaches one). */
+static void attach_user_mm(struct kunit *test)
+{
+	unsigned long addr;
+
+	addr = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, 0);
+	KUNIT_ASSERT_NE_MSG(test, addr, 0UL, "kunit_vm_mmap()");
+	KUNIT_ASSERT_NOT_NULL(test, current->mm);
+}
+
+/* shmget() a private segment of @pages pages, removed when the case ends. */
+static struct shm_seg *shm_seg_create(struct kunit *test, unsigned long pages)
+{
+	struct shm_seg *seg;
+	long id;
+
+	seg = kunit_kzalloc(test, sizeof(*seg), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seg);
+	id = ksys_shmget(IPC_PRIVATE, pages * PAGE_SIZE, IPC_CREAT | 0600);
+	KUNIT_ASSERT_GE_MSG(test, id, 0L, "shmget of %lu pages", pages);
+	seg->id = id;
+	seg->pages = pages;
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, shm_seg_release, seg));
+	return seg;
+}
+
+/* do_shmat() it read-write and note the shmem mapping behind it. */
+static void shm_seg_attach(struct kunit *test, struct shm_seg *seg)
+{
+	struct vm_area_struct *vma;
+	unsigned long addr;
+	long err;
+
+	err = do_shmat(seg->id, NULL, 0, &addr, SHMLBA);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0L, "shmat");
+	seg->addr = addr;
+	mmap_read_lock(current->mm);
+	vma = find_vma(current->mm, addr);
+	if (vma && vma->vm_start == addr && vma->vm_file)
+		seg->mapping = vma->vm_file->f_mapping;
+	mmap_read_unlock(current->mm);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, seg->mapping, "no shm vma at %lx", addr);
+}
+
+static void shm_seg_detach(struct kunit *test, struct shm_seg *seg)
+{
+	KUNIT_ASSERT_EQ_MSG(test, ksys_shmdt((char __user *)seg->addr), 0L, "shmdt");
+	seg->addr = 0;
+	seg->mapping = NULL;
+	lrutest_flush_fput();
+}
+
+/* Write one byte to each page through the attach: shmem_fault() each in. */
+static void shm_seg_touch(struct kunit *test, struct shm_seg *seg)
+{
+	unsigned long i;
+	char c = 'x';
+
+	for (i = 0; i < seg->pages; i++)
+		KUNIT_ASSERT_EQ_MSG(test,
+				    copy_to_user((char __user *)seg->addr + i * PAGE_SIZE,
+						 &c, 1), 0UL, "touch page %lu", i);
+	lru_add_drain();
+	KUNIT_ASSERT_EQ_MSG(test, seg->mapping->nrpages, seg->pages,
+			    "shm pages in the page cache");
+}
+
+static struct folio *shm_folio(struct kunit *test, struct shm_seg *seg, pgoff_t i)
+{
+	struct folio *folio = filemap_get_folio(seg->mapping, i);
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(folio), "no shm folio %lu", i);
+	folio_put(folio);	/* the page cache keeps it while the segment lives */
+	return folio;
+}
+
+static long shmctl_lock(int id, int cmd)
+{
+	long err = lrutest_shmctl(id, cmd, NULL);
+
+	lru_add_drain();
+	mlock_drain_local();
+	return err;
+}
+
+/* Each folio evictable, swap-backed, threaded on an anon list. */
+static void expect_all_anon(struct kunit *test, struct shm_seg *seg, const char *step)
+{
+	unsigned long i;
+
+	for (i = 0; i < seg->pages; i++) {
+		struct folio *folio = shm_folio(test, seg, i);
+		int lru = lrutest_real_lru(folio);
+
+		KUNIT_EXPECT_TRUE_MSG(test, folio_test_lru(folio),
+				      "%s: folio %lu: PG_lru", step, i);
+		KUNIT_EXPECT_FALSE_MSG(test, folio_test_unevictable(folio),
+				       "%s: folio %lu: PG_unevictable", step, i);
+		KUNIT_EXPECT_TRUE_MSG(test, folio_test_swapbacked(folio),
+				      "%s: folio %lu: swap-backed", step, i);
+		if (lru_gen_enabled())
+			KUNIT_EXPECT_TRUE_MSG(test,
+					      lru == LRU_INACTIVE_ANON || lru == LRU_ACTIVE_ANON,
+					      "%s: folio %lu on list %d, not an anon list",
+					      step, i, lru);
+		else
+			KUNIT_EXPECT_EQ_MSG(test, lru, (int)LRU_INACTIVE_ANON,
+					    "%s: folio %lu", step, i);
+	}
+}
+
+static void expect_all_unevictable(struct kunit *test, struct shm_seg *seg,
+				   bool mlocked, const char *step)
+{
+	unsigned long i;
+
+	for (i = 0; i < seg->pages; i++) {
+		struct folio *folio = shm_folio(test, seg, i);
+
+		lrutest_expect_unevictable(test, lrutest_real_lru(folio), folio, step, i);
+		KUNIT_EXPECT_EQ_MSG(test, folio_test_mlocked(folio), mlocked,
+				    "%s: folio %lu: PG_mlocked", step, i);
+	}
+}
+
+struct lru_snap {
+	long unevictable, anon, mlock;
+	long culled, scanned, rescued, mlocked, munlocked;
+};
+
+static void lru_snap(struct lru_snap *s)
+{
+	lru_add_drain();
+	mlock_drain_local();
+	s->unevictable = global_node_page_state(NR_UNEVICTABLE);
+	s->anon = global_node_page_state(NR_INACTIVE_ANON) +
+		  global_node_page_state(NR_ACTIVE_ANON);
+	s->mlock = global_zone_page_state(NR_MLOCK);
+	s->culled = lrutest_event(UNEVICTABLE_PGCULLED);
+	s->scanned = lrutest_event(UNEVICTABLE_PGSCANNED);
+	s->rescued = lrutest_event(UNEVICTABLE_PGRESCUED);
+	s->mlocked = lrutest_event(UNEVICTABLE_PGMLOCKED);
+	s->munlocked = lrutest_event(UNEVICTABLE_PGMUNLOCKED);
+}
+
+static void expect_delta(struct kunit *test, long before, long after, long want,
+			 const char *step, const char *what)
+{
+	KUNIT_EXPECT_EQ_MSG(test, after - before, want, "%s: %s", step, what);
+}
+
+/* Attach, touch, lock: the mapping is unevictable, no folio has moved. */
+static struct shm_seg *locked_segment(struct kunit *test)
+{
+	struct shm_seg *seg;
+	struct lru_snap a, b;
+
+	attach_user_mm(test);
+	seg = shm_seg_create(test, SHM_TEST_PAGES);
+	shm_seg_attach(test, seg);
+	shm_seg_touch(test, seg);
+	expect_all_anon(test, seg, "touched");
+	KUNIT_ASSERT_FALSE(test, mapping_unevictable(seg->mapping));
+
+	lru_snap(&a);
+	KUNIT_ASSERT_EQ_MSG(test, shmctl_lock(seg->id, SHM_LOCK), 0L, "SHM_LOCK");
+	lru_snap(&b);
+	KUNIT_EXPECT_TRUE_MSG(test, mapping_unevictable(seg->mapping),
+			      "SHM_LOCK left the mapping evictable");
+	expect_delta(test, a.unevictable, b.unevictable, 0, "SHM_LOCK", "unevictable");
+	expect_delta(test, a.culled, b.culled, 0, "SHM_LOCK", "culled");
+	expect_all_anon(test, seg, "SHM_LOCK (folios move lazily)");
+	return seg;
+}
+
+/*
+ * After SHM_LOCK, reclaim (reclaim_pages() of the first half) and
+ * folio_putback_lru() (the second half) each meet the folios and cull them
+ * to LRU_UNEVICTABLE, counted once each in UNEVICTABLE_PGCULLED.
+ */
+static void shm_lock_culls_on_reclaim_and_putback(struct kunit *test)
+{
+	struct shm_seg *seg = locked_segment(test);
+	const unsigned long half = SHM_TEST_PAGES / 2;
+	struct lru_snap a, b;
+	LIST_HEAD(list);
+	unsigned long i;
+
+	lru_snap(&a);
+	for (i = 0; i < half; i++) {
+		struct folio *folio = shm_folio(test, seg, i);
+
+		KUNIT_ASSERT_TRUE_MSG(test, folio_isolate_lru(folio), "isolate %lu", i);
+		list_add_tail(&folio->lru, &list);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, reclaim_pages(&list), 0UL, "reclaim freed locked shm folios");
+	for (i = half; i < SHM_TEST_PAGES; i++) {
+		struct folio *folio = shm_folio(test, seg, i);
+
+		KUNIT_ASSERT_TRUE_MSG(test, folio_isolate_lru(folio), "isolate %lu", i);
+		folio_putback_lru(folio);
+	}
+	lru_snap(&b);
+	expect_delta(test, a.culled, b.culled, SHM_TEST_PAGES, "cull", "culled");
+	expect_delta(test, a.unevictable, b.unevictable, SHM_TEST_PAGES, "cull", "unevictable");
+	expect_delta(test, a.anon, b.anon, -SHM_TEST_PAGES, "cull", "anon");
+	expect_delta(test, a.mlock, b.mlock, 0, "cull", "mlock");
+	expect_all_unevictable(test, seg, false, "culled");
+	KUNIT_EXPECT_EQ(test, seg->mapping->nrpages, (unsigned long)SHM_TEST_PAGES);
+	shm_seg_destroy(test, seg);
+}
+
+/* Lock and cull every folio of a new segment. */
+static struct shm_seg *culled_segment(struct kunit *test)
+{
+	struct shm_seg *seg = locked_segment(test);
+	unsigned long i;
+
+	for (i = 0; i < seg->pages; i++) {
+		struct folio *folio = shm_folio(test, seg, i);
+
+		KUNIT_ASSERT_TRUE_MSG(test, folio_isolate_lru(folio), "isolate %lu", i);
+		folio_putback_lru(folio);
+	}
+	lru_add_drain();
+	expect_all_unevictable(test, seg, false, "culled");
+	return seg;
+}
+
+/*
+ * SHM_UNLOCK rescues every folio: shmem_unlock_mapping() ->
+ * check_move_unevictable_folios() scans each page once and moves each back
+ * to the inactive anon list (shmem folios are swap-backed).
+ */
+static void shm_unlock_rescues_all(struct kunit *test)
+{
+	struct shm_seg *seg = culled_segment(test);
+	struct lru_snap a, b;
+
+	lru_snap(&a);
+	KUNIT_ASSERT_EQ_MSG(test, shmctl_lock(seg->id, SHM_UNLOCK), 0L, "SHM_UNLOCK");
+	lru_snap(&b);
+	KUNIT_EXPECT_FALSE_MSG(test, mapping_unevictable(seg->mapping),
+			       "SHM_UNLOCK left the mapping unevictable");
+	expect_delta(test, a.rescued, b.rescued, SHM_TEST_PAGES, "SHM_UNLOCK", "rescued");
+	expect_delta(test, a.scanned, b.scanned, SHM_TEST_PAGES, "SHM_UNLOCK", "scanned");
+	expect_delta(test, a.unevictable, b.unevictable, -SHM_TEST_PAGES,
+		     "SHM_UNLOCK", "unevictable");
+	expect_delta(test, a.anon, b.anon, SHM_TEST_PAGES, "SHM_UNLOCK", "anon");
+	expect_delta(test, a.culled, b.culled, 0, "SHM_UNLOCK", "culled");
+	expect_all_anon(test, seg, "SHM_UNLOCK");
+
+	/* A second SHM_UNLOCK of an unlocked segment scans nothing. */
+	lru_snap(&a);
+	KUNIT_EXPECT_EQ(test, shmctl_lock(seg->id, SHM_UNLOCK), 0L);
+	lru_snap(&b);
+	expect_delta(test, a.scanned, b.scanned, 0, "second SHM_UNLOCK", "scanned");
+	expect_delta(test, a.rescued, b.rescued, 0, "second SHM_UNLOCK", "rescued");
+	shm_seg_destroy(test, seg);
+}
+
+struct shm_creds {
+	struct task_struct *task;
+	const struct cred *old;
+	struct rlimit memlock;
+};
+
+/*
+ * Restore the test thread's credentials and RLIMIT_MEMLOCK.  Called through
+ * kunit_release_action() from the test thread; if the case failed, it runs
+ * in the cleanup thread instead, after the test thread (whose creds and
+ * signal_struct, private to a kthread, went with it) exited: then only the
+ * reference to the old creds is left to drop.
+ */
+static void shm_creds_restore(void *data)
+{
+	struct shm_creds *sc = data;
+
+	if (current != sc->task) {
+		put_cred(sc->old);
+		return;
+	}
+	task_lock(current->group_leader);
+	current->signal->rlim[RLIMIT_MEMLOCK] = sc->memlock;
+	task_unlock(current->group_leader);
+	revert_creds(sc->old);
+}
+
+/* Drop CAP_IPC_LOCK and set RLIMIT_MEMLOCK to @pages pages (soft and hard). */
+static struct shm_creds *shm_creds_limit(struct kunit *test, unsigned long pages)
+{
+	struct shm_creds *sc;
+	struct cred *new;
+
+	sc = kunit_kzalloc(test, sizeof(*sc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sc);
+	new = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL(test, new);
+	cap_lower(new->cap_effective, CAP_IPC_LOCK);
+	sc->task = current;
+	sc->memlock = current->signal->rlim[RLIMIT_MEMLOCK];
+	sc->old = override_creds(new);
+	put_cred(new);
+	task_lock(current->group_leader);
+	current->signal->rlim[RLIMIT_MEMLOCK].rlim_cur = pages * PAGE_SIZE;
+	current->signal->rlim[RLIMIT_MEMLOCK].rlim_max = pages * PAGE_SIZE;
+	task_unlock(current->group_leader);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, shm_creds_restore, sc));
+	KUNIT_ASSERT_FALSE(test, capable(CAP_IPC_LOCK));
+	return sc;
+}
+
+static long locked_ucount(void)
+{
+	return get_rlimit_value(current_ucounts(), UCOUNT_RLIMIT_MEMLOCK);
+}
+
+/*
+ * Without CAP_IPC_LOCK, SHM_LOCK is charged to the caller's ucounts against
+ * RLIMIT_MEMLOCK: one page over the limit fails with ENOMEM and leaves the
+ * mapping evictable and the charge unchanged; exactly at the limit it
+ * succeeds.  IPC_RMID of the attached, locked segment keeps the lock until
+ * the last detach, which destroys the segment: the charge is released
+ * (user_shm_unlock()) and the folios freed.
+ */
+static void shm_lock_rlimit_and_rmid(struct kunit *test)
+{
+	struct shm_creds *sc;
+	struct shm_seg *seg;
+	struct lru_snap a, b;
+	long base, unevictable, shmem;
+
+	attach_user_mm(test);
+	lru_snap(&a);
+	shmem = global_node_page_state(NR_SHMEM);
+	seg = shm_seg_create(test, SHM_TEST_PAGES);
+	shm_seg_attach(test, seg);
+	shm_seg_touch(test, seg);
+	unevictable = global_node_page_state(NR_UNEVICTABLE);
+
+	base = locked_ucount();
+	sc = shm_creds_limit(test, base + SHM_TEST_PAGES - 1);
+	KUNIT_EXPECT_EQ_MSG(test, shmctl_lock(seg->id, SHM_LOCK), (long)-ENOMEM,
+			    "SHM_LOCK one page over RLIMIT_MEMLOCK");
+	KUNIT_EXPECT_FALSE_MSG(test, mapping_unevictable(seg->mapping),
+			       "failed SHM_LOCK made the mapping unevictable");
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base, "failed SHM_LOCK charged");
+	kunit_release_action(test, shm_creds_restore, sc);
+
+	sc = shm_creds_limit(test, base + SHM_TEST_PAGES);
+	KUNIT_EXPECT_EQ_MSG(test, shmctl_lock(seg->id, SHM_LOCK), 0L,
+			    "SHM_LOCK at RLIMIT_MEMLOCK");
+	KUNIT_EXPECT_TRUE(test, mapping_unevictable(seg->mapping));
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base + SHM_TEST_PAGES,
+			    "SHM_LOCK charge");
+	/* Locking again is not charged twice. */
+	KUNIT_EXPECT_EQ(test, shmctl_lock(seg->id, SHM_LOCK), 0L);
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base + SHM_TEST_PAGES,
+			    "second SHM_LOCK charge");
+	kunit_release_action(test, shm_creds_restore, sc);
+
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_shmctl(seg->id, IPC_RMID, NULL), 0L, "IPC_RMID");
+	lrutest_flush_fput();
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base + SHM_TEST_PAGES,
+			    "IPC_RMID while attached released the lock");
+	KUNIT_EXPECT_TRUE_MSG(test, mapping_unevictable(seg->mapping),
+			      "IPC_RMID while attached unlocked the mapping");
+	KUNIT_EXPECT_EQ(test, seg->mapping->nrpages, (unsigned long)SHM_TEST_PAGES);
+
+	shm_seg_detach(test, seg);
+	lru_snap(&b);
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base, "last detach: lock charge left");
+	KUNIT_EXPECT_EQ_MSG(test, (long)global_node_page_state(NR_SHMEM), shmem,
+			    "last detach: shmem pages left");
+	KUNIT_EXPECT_EQ_MSG(test, (long)global_node_page_state(NR_UNEVICTABLE),
+			    unevictable, "last detach: unevictable pages");
+	expect_delta(test, a.anon, b.anon, 0, "last detach", "anon");
+	shm_seg_destroy(test, seg);
+}
+
+/*
+ * Pages of a locked segment also mlocked in a VMA (a second, MAP_LOCKED
+ * mapping of it): SHM_UNLOCK leaves them unevictable while the VMA holds
+ * them, and munmap of the VMA leaves them unevictable while SHM_LOCK does.
+ * Only when both are gone are they rescued.
+ */
+static void shm_lock_and_mlock_hold_independently(struct kunit *test)
+{
+	struct shm_seg *seg = locked_segment(test);
+	const long n = SHM_TEST_PAGES;
+	struct vm_area_struct *vma;
+	struct file *file = NULL;
+	struct lru_snap a, b;
+	unsigned long addr;
+
+	mmap_read_lock(current->mm);
+	vma = find_vma(current->mm, seg->addr);
+	if (vma && vma->vm_file)
+		file = get_file(vma->vm_file);
+	mmap_read_unlock(current->mm);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+
+	lru_snap(&a);
+	addr = vm_mmap(file, 0, n * PAGE_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_LOCKED, 0);
+	fput(file);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_VALUE(addr), "MAP_LOCKED mmap: %ld", (long)addr);
+	lru_snap(&b);
+	expect_delta(test, a.mlock, b.mlock, n, "MAP_LOCKED", "mlock");
+	expect_delta(test, a.mlocked, b.mlocked, n, "MAP_LOCKED", "mlocked");
+	expect_delta(test, a.unevictable, b.unevictable, n, "MAP_LOCKED", "unevictable");
+	expect_all_unevictable(test, seg, true, "MAP_LOCKED");
+
+	lru_snap(&a);
+	KUNIT_ASSERT_EQ(test, shmctl_lock(seg->id, SHM_UNLOCK), 0L);
+	lru_snap(&b);
+	KUNIT_EXPECT_FALSE(test, mapping_unevictable(seg->mapping));
+	expect_delta(test, a.scanned, b.scanned, n, "SHM_UNLOCK while mlocked", "scanned");
+	expect_delta(test, a.rescued, b.rescued, 0, "SHM_UNLOCK while mlocked", "rescued");
+	expect_delta(test, a.unevictable, b.unevictable, 0,
+		     "SHM_UNLOCK while mlocked", "unevictable");
+	expect_all_unevictable(test, seg, true, "SHM_UNLOCK while mlocked");
+
+	KUNIT_ASSERT_EQ(test, shmctl_lock(seg->id, SHM_LOCK), 0L);
+	lru_snap(&a);
+	KUNIT_ASSERT_EQ(test, vm_munmap(addr, n * PAGE_SIZE), 0);
+	lru_snap(&b);
+	expect_delta(test, a.mlock, b.mlock, -n, "munmap while SHM_LOCKed", "mlock");
+	expect_delta(test, a.munlocked, b.munlocked, n, "munmap while SHM_LOCKed", "munlocked");
+	expect_delta(test, a.rescued, b.rescued, 0, "munmap while SHM_LOCKed", "rescued");
+	expect_delta(test, a.unevictable, b.unevictable, 0,
+		     "munmap while SHM_LOCKed", "unevictable");
+	expect_all_unevictable(test, seg, false, "munmap while SHM_LOCKed");
+
+	lru_snap(&a);
+	KUNIT_ASSERT_EQ(test, shmctl_lock(seg->id, SHM_UNLOCK), 0L);
+	lru_snap(&b);
+	expect_delta(test, a.rescued, b.rescued, n, "last SHM_UNLOCK", "rescued");
+	expect_delta(test, a.unevictable, b.unevictable, -n, "last SHM_UNLOCK", "unevictable");
+	expect_all_anon(test, seg, "last SHM_UNLOCK");
+	shm_seg_destroy(test, seg);
+}
+
+static struct kunit_case shm_lock_cases[] = {
+	KUNIT_CASE(shm_lock_culls_on_reclaim_and_putback),
+	KUNIT_CASE(shm_unlock_rescues_all),
+	KUNIT_CASE(shm_lock_rlimit_and_rmid),
+	KUNIT_CASE(shm_lock_and_mlock_hold_independently),
+	{}
+};
+
+static struct kunit_suite shm_lock_suite = {
+	.name = "mm_shm_lock",
+	.test_cases = shm_lock_cases,
+};
+
+kunit_test_suite(shm_lock_suite);
+
+MODULE_DESCRIPTION("KUnit tests of SysV SHM_LOCK and the unevictable LRU");
+MODULE_LICENSE("GPL");
