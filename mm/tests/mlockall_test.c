@@ -10,7 +10,6 @@
 #include <kunit/test.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
-#include <linux/sched.h>
 
 #include "lrutest_mlock.h"
 
@@ -143,7 +142,6 @@ static void mlockall_future_locks_brk_growth(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vm_munmap(base, LEN(4 * PAGES)), 0);
 	mm->start_brk = base;
 	mm->brk = base;
-	current->brk_randomized = 1;
 	lrutest_mlock_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlockall(MCL_FUTURE), 0L);
