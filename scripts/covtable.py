@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Per-file and per-function coverage from an lcov tracefile, checked against floors.
 
-Usage: covtable.py [--json OUT] [--strip PREFIX]... TRACEFILE FLOORS
+Usage: covtable.py [--json OUT] [--strip PREFIX]... [--source TREE] TRACEFILE FLOORS
 
 TRACEFILE is an lcov .info file (lcov --capture, branch data on).  Source paths
 are shown relative to the first --strip PREFIX they start with.  FLOORS has
@@ -11,8 +11,12 @@ one line per function:
     FUNCTION MIN_LINES_PCT          # or FILE:FUNCTION MIN_LINES_PCT
 
 ('#' starts a comment).  A function's lines are the instrumented lines (lcov DA
-records) from its first line (its FN record) up to the next function of the
-same file; lines hit / lines and branches taken / branches are counted there.
+records) of its body.  With --source, the bodies are read from the sources in
+TREE (kernel style: the body opens with '{' and closes with '}' at column 0),
+which also finds inline functions in headers that lcov gives no FN record;
+without it, a function runs from its FN record's line to the next one.  Lines
+hit / lines and branches taken / branches are counted there (a header's
+branches are summed over every object that inlines it, so they overcount).
 Prints a per-file table and a per-function table and exits 1 if a function is
 below its floor, is not in the data (renamed, compiled out, its file not
 built), or is ambiguous (the same name in two files: use FILE:FUNCTION).
@@ -69,13 +73,47 @@ def pct(hit, total):
     return 100.0 * hit / total if total else 0.0
 
 
-def function_stats(data):
-    """Yield (name, first, stats) per function of one file."""
+def source_extents(path):
+    """Return {name: (first, last)} of the functions defined in a C source."""
+    try:
+        with open(path, errors="replace") as f:
+            src = f.read().split("\n")
+    except OSError:
+        return None
+    ext = {}
+    for i, line in enumerate(src):
+        if line.rstrip() != "{":
+            continue
+        j = i - 1
+        while j > 0 and src[j - 1].strip() and not re.search(r"[;}/]\s*$|^#", src[j - 1]) \
+                and i - j < 12:
+            j -= 1
+        m = re.search(r"(\w+)\s*\(", " ".join(src[j:i]))
+        if not m:
+            continue
+        k = i + 1
+        while k < len(src) and not src[k].startswith("}"):
+            k += 1
+        ext.setdefault(m.group(1), (j + 1, k + 1))
+    return ext
+
+
+def extents(data, src):
+    """{name: (first, last)}: from the source if given, else FN records."""
+    if src is not None:
+        return src
     fns = sorted(data["fn"].items(), key=lambda kv: kv[1])
-    for i, (name, first) in enumerate(fns):
-        last = fns[i + 1][1] - 1 if i + 1 < len(fns) else 1 << 30
+    return {name: (first, fns[i + 1][1] - 1 if i + 1 < len(fns) else 1 << 30)
+            for i, (name, first) in enumerate(fns)}
+
+
+def function_stats(data, src=None):
+    """Yield (name, stats) per function of one file that has instrumented lines."""
+    for name, (first, last) in sorted(extents(data, src).items(), key=lambda kv: kv[1]):
         lines = [n for ln, n in data["da"].items() if first <= ln <= last]
         brs = [n for (ln, _, _), n in data["br"].items() if first <= ln <= last]
+        if not lines:
+            continue
         yield name, {"lines": len(lines), "lines_hit": sum(1 for n in lines if n),
                      "branches": len(brs), "branches_hit": sum(1 for n in brs if n)}
 
@@ -103,22 +141,34 @@ def read_floors(path):
 
 def main(argv):
     out = None
+    tree = None
     strips = []
     while argv and argv[0].startswith("--"):
-        if argv[0] in ("--json", "--strip") and len(argv) >= 2:
+        if argv[0] in ("--json", "--strip", "--source") and len(argv) >= 2:
             if argv[0] == "--json":
                 out = argv[1]
+            elif argv[0] == "--source":
+                tree = argv[1]
             else:
                 strips.append(argv[1])
             argv = argv[2:]
         else:
             die(f"bad option '{argv[0]}'")
     if len(argv) != 2:
-        die("usage: covtable.py [--json OUT] [--strip PREFIX]... TRACEFILE FLOORS")
+        die("usage: covtable.py [--json OUT] [--strip PREFIX]... [--source TREE] "
+            "TRACEFILE FLOORS")
     floors = read_floors(argv[1])
     files = parse_info(argv[0], strips)
     if not files:
         die(f"no source files in tracefile '{argv[0]}'")
+    srcs = {}
+    for name in files:
+        srcs[name] = None
+        if tree is not None:
+            srcs[name] = source_extents(os.path.join(tree, name))
+            if srcs[name] is None:
+                die(f"source of {name} not found under --source '{tree}'")
+    fstat = {name: dict(function_stats(files[name], srcs[name])) for name in files}
 
     result = {"files": {}, "functions": []}
     print(f"{'file':34} {'lines':>13} {'%':>6} {'branches':>13} {'%':>6} {'functions':>9}")
@@ -126,7 +176,7 @@ def main(argv):
         d = files[name]
         lh = sum(1 for n in d["da"].values() if n)
         bh = sum(1 for n in d["br"].values() if n)
-        fstats = dict(function_stats(d))
+        fstats = fstat[name]
         fh = sum(1 for s in fstats.values() if s["lines_hit"])
         result["files"][name] = {
             "lines": len(d["da"]), "lines_hit": lh, "lines_pct": round(pct(lh, len(d["da"])), 1),
@@ -142,7 +192,7 @@ def main(argv):
     bad = 0
     for spec, floor in floors:
         want_file, _, fn = spec.rpartition(":")
-        where = [f for f in sorted(files) if fn in files[f]["fn"]
+        where = [f for f in sorted(files) if fn in fstat[f]
                  and (not want_file or f == want_file)]
         rec = {"function": spec, "floor": floor}
         if len(where) != 1:
@@ -156,7 +206,7 @@ def main(argv):
                 print(f"FAIL {spec}: not in the coverage data (renamed, compiled out, "
                       f"or its file not built?)")
             continue
-        s = dict(function_stats(files[where[0]]))[fn]
+        s = fstat[where[0]][fn]
         lp = pct(s["lines_hit"], s["lines"])
         ok = lp + 1e-9 >= floor
         rec.update(file=where[0], lines_pct=round(lp, 1),
