@@ -13,6 +13,10 @@ virtio-pci device is attached (CONFIG_UML_PCI_OVER_VIRTIO=y):
   WARNING: CPU: 0 PID: 1 at arch/um/drivers/virt-pci.c:NNNN um_pci_init+0x../0x..
   No virtio device ID configured for PCI - no PCI support
 
+(the path may carry the build's relative prefix to the tree, e.g.
+../../linux/arch/um/..., as ccache's base_dir rewrites it; it must end in
+arch/um/drivers/virt-pci.c).
+
 That one warning block (from its "cut here" line to "end trace") is allowed
 once per log; a second one, or any other report, is a failure.  A log that is
 missing or empty is a failure too.  Prints one line per problem and a last
@@ -23,7 +27,7 @@ import re
 import sys
 
 ALLOWED_WARNING = re.compile(
-    r"^WARNING: CPU: \d+ PID: \d+ at arch/um/drivers/virt-pci\.c:\d+ "
+    r"^WARNING: CPU: \d+ PID: \d+ at (?:\S*/)?arch/um/drivers/virt-pci\.c:\d+ "
     r"um_pci_init\+0x[0-9a-f]+/0x[0-9a-f]+$")
 ALLOWED_NEXT = "No virtio device ID configured for PCI - no PCI support"
 
