@@ -139,7 +139,7 @@ static void ramfs_reclaim_leaves_unevictable(struct kunit *test)
 	 * VM_BUG_ON()s one under CONFIG_DEBUG_VM.
 	 */
 	if (IS_ENABLED(CONFIG_DEBUG_VM))
-		kunit_skip(test, "reclaim_pages() of PG_unevictable folios is a VM_BUG_ON under CONFIG_DEBUG_VM");
+		kunit_skip(test, "reclaim_pages() VM_BUG_ONs PG_unevictable folios (DEBUG_VM)");
 
 	write_pages(test, file, RAMFS_TEST_PAGES);
 	lru_snap(&s);
