@@ -28,6 +28,7 @@
 #include "internal.h"
 #include "lrutest.h"
 #include "lrutest_mlock.h"
+#include "lrutest_reclaim.h"
 
 void lrutest_mlock_stat(struct lrutest_mlock_stat *stat)
 {
@@ -277,7 +278,7 @@ static void lrutest_fput_action(void *file)
 {
 	fput(file);
 	/* A kthread's fput() is deferred: finish it (and the VMAs') now. */
-	flush_delayed_fput();
+	lrutest_flush_fput();
 }
 
 /* A tmpfs (shmem) file of @pages pages, put when the case ends. */
@@ -297,7 +298,7 @@ struct file *lrutest_shmem_file(struct kunit *test, unsigned long pages)
 static void lrutest_bdev_release(void *file)
 {
 	/* Drop the page cache the case read in, then the device. */
-	flush_delayed_fput();
+	lrutest_flush_fput();
 	invalidate_mapping_pages(((struct file *)file)->f_mapping, 0, -1);
 	lrutest_fput_action(file);
 }
@@ -334,7 +335,7 @@ void lrutest_touch(struct kunit *test, unsigned long addr)
 	put_page(page);
 }
 
-static void lrutest_folio_put_action(void *folio)
+void lrutest_folio_put_action(void *folio)
 {
 	folio_put(folio);
 }

@@ -42,6 +42,8 @@ void lrutest_expect_evictable(struct kunit *test, struct folio *folio,
 			      bool file, const char *what);
 int lrutest_locate(struct folio *folio);
 
+/* KUnit action: folio_put() of @folio. */
+void lrutest_folio_put_action(void *folio);
 struct folio *lrutest_real_folio(struct kunit *test, unsigned int order,
 				 unsigned long flags, bool add);
 

@@ -214,11 +214,6 @@ static void munlock_isolated_folio_stranded_until_putback(struct kunit *test)
 				  "putback after munlock_folio");
 }
 
-static void lrutest_put_action(void *folio)
-{
-	folio_put(folio);
-}
-
 /* Freeing a still-mlocked folio clears PG_mlocked and NR_MLOCK. */
 static void free_of_mlocked_folio_counts_cleared(struct kunit *test)
 {
@@ -230,7 +225,7 @@ static void free_of_mlocked_folio_counts_cleared(struct kunit *test)
 	folio = folio_alloc(GFP_KERNEL, order);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, lrutest_put_action, folio));
+			kunit_add_action_or_reset(test, lrutest_folio_put_action, folio));
 	KUNIT_ASSERT_EQ(test, mem_cgroup_charge(folio, NULL, GFP_KERNEL), 0);
 	__folio_set_swapbacked(folio);
 	folio_add_lru(folio);
@@ -241,7 +236,7 @@ static void free_of_mlocked_folio_counts_cleared(struct kunit *test)
 	lrutest_drain();
 	lrutest_expect_mlocked(test, folio, 1, "before the last put");
 
-	kunit_release_action(test, lrutest_put_action, folio);
+	kunit_release_action(test, lrutest_folio_put_action, folio);
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_mlock_stat){
 					.mlocked = n, .culled = n, .cleared = n },
