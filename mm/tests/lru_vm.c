@@ -303,23 +303,35 @@ static void lrutest_bdev_release(void *file)
 	lrutest_fput_action(file);
 }
 
-/*
- * A page-cache file: the RAM disk /dev/ram0 (CONFIG_BLK_DEV_RAM) opened
- * read-write, whose folios are file-backed and not swap-backed.  Skips the
- * case if there is no RAM disk.
+/**
+ * lrutest_ramdisk - a page-cache file: a RAM disk (CONFIG_BLK_DEV_RAM)
+ * @test: the test case
+ * @minor: which one, /dev/ram@minor
+ *
+ * Opened read-write; its folios are file-backed and not swap-backed.  Its
+ * page cache is dropped now and again when the case ends, before the device
+ * is closed.  Fails
+ * the case if the device cannot be opened.
  */
-struct file *lrutest_pagecache_file(struct kunit *test)
+struct file *lrutest_ramdisk(struct kunit *test, int minor)
 {
 	struct file *file;
 
-	file = bdev_file_open_by_dev(MKDEV(RAMDISK_MAJOR, 0),
+	file = bdev_file_open_by_dev(MKDEV(RAMDISK_MAJOR, minor),
 				     BLK_OPEN_READ | BLK_OPEN_WRITE, NULL, NULL);
-	if (IS_ERR(file))
-		kunit_skip(test, "no /dev/ram0 (CONFIG_BLK_DEV_RAM): %ld",
-			   PTR_ERR(file));
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(file), "open /dev/ram%d: %ld",
+			       minor, PTR_ERR(file));
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lrutest_bdev_release, file));
+	/* Nothing cached from before (the boot's partition scan, say). */
+	invalidate_mapping_pages(file->f_mapping, 0, -1);
 	return file;
+}
+
+/* The page-cache file of the mlock cases: /dev/ram0. */
+struct file *lrutest_pagecache_file(struct kunit *test)
+{
+	return lrutest_ramdisk(test, 0);
 }
 
 /* Write-fault the page at @addr in, as a user store would. */

@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lrutest fixture for reclaim on a real lruvec: a memory cgroup of the
+ * test's own, the test's folios charged to it, reclaim through the kernel's
+ * memcg entry point, and a RAM-disk swap device.
+ *
+ * The cgroup: cgroup2 is mounted with kern_mount(), the memory controller is
+ * enabled for the root's children and a child "lrutest" is made.  Anon
+ * folios are charged to the memcg of their mm's owner, and memcg reclaim
+ * only looks at the references of mms in the target memcg
+ * (folio_referenced() -> mm_match_cgroup()): the owner of the case's mm is
+ * therefore a kthread of the fixture, parked in the child cgroup (a kthread
+ * that has not run yet cannot be migrated: no_cgroup_migration).  Page cache
+ * is charged to the memcg by set_active_memcg() around the reads.
+ *
+ * Everything is undone by KUnit actions, in reverse order: the mm's owner
+ * is reset, the kthread moved back to the root and stopped, the child
+ * removed (nothing may still be charged to it), the controller disabled
+ * and the hierarchy unmounted.
+ */
+#include <kunit/resource.h>
+#include <kunit/test.h>
+#include <kunit/test-bug.h>
+#include <linux/blkdev.h>
+#include <linux/cgroup.h>
+#include <linux/completion.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/kthread.h>
+#include <linux/major.h>
+#include <linux/memcontrol.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/mount.h>
+#include <linux/namei.h>
+#include <linux/pagewalk.h>
+#include <linux/pagemap.h>
+#include <linux/sched/mm.h>
+#include <linux/swap.h>
+#include <linux/uaccess.h>
+#include <linux/vmstat.h>
+
+#include "memcontrol-v1.h"	/* memcg_events(), mm/ by -I in the Makefile */
+#include "lrutest.h"
+#include "lrutest_memcg.h"
+#include "lrutest_mlock.h"
+#include "lrutest_reclaim.h"
+
+#define LRUTEST_CGROUP		"lrutest"
+/* The swap device: a RAM disk (CONFIG_BLK_DEV_RAM), its node in rootfs. */
+#define LRUTEST_SWAP_MINOR	2
+#define LRUTEST_SWAP_PATH	"/lrutest-swap"
+
+/* Write @val to the cgroup file @name of the hierarchy mounted at @mnt. */
+static int lrutest_cgroup_write(struct vfsmount *mnt, const char *name,
+				const char *val)
+{
+	struct file *file;
+	loff_t pos = 0;
+	ssize_t n;
+
+	file = file_open_root_mnt(mnt, name, O_WRONLY, 0);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	n = kernel_write(file, val, strlen(val), &pos);
+	fput(file);
+	lrutest_flush_fput();
+	return n < 0 ? n : 0;
+}
+
+static int lrutest_cgroup_attach(struct vfsmount *mnt, const char *procs,
+				 struct task_struct *task)
+{
+	char pid[16];
+
+	snprintf(pid, sizeof(pid), "%d", task_pid_nr(task));
+	return lrutest_cgroup_write(mnt, procs, pid);
+}
+
+static void lrutest_memory_off(void *data)
+{
+	struct lrutest_memcg *cg = data;
+
+	lrutest_cgroup_write(cg->mnt, "cgroup.subtree_control", "-memory");
+}
+
+static void lrutest_cgroup_rmdir(void *data)
+{
+	struct lrutest_memcg *cg = data;
+	struct inode *dir = d_inode(cg->mnt->mnt_root);
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	WARN_ON(vfs_rmdir(&nop_mnt_idmap, dir, cg->dir));
+	inode_unlock(dir);
+	dput(cg->dir);
+}
+
+static void lrutest_memcg_put(void *data)
+{
+	struct lrutest_memcg *cg = data;
+	struct kunit *test = kunit_get_current_test();
+
+	enum lru_list lru;
+	int zid;
+
+	/* Not the page counter: it also holds the per-CPU charge stock. */
+	for_each_lru(lru)
+		for (zid = 0; zid < MAX_NR_ZONES && test; zid++)
+			KUNIT_EXPECT_EQ_MSG(test,
+					    mem_cgroup_get_zone_lru_size(cg->lruvec, lru, zid),
+					    0UL, "%s of the test memcg at its removal",
+					    lrutest_lru_names[lru]);
+	css_put(&cg->memcg->css);
+}
+
+struct lrutest_owner_ctx {
+	struct completion running;
+};
+
+/* The mm owner's thread: runs once (so it can be migrated), then waits. */
+static int lrutest_owner_fn(void *data)
+{
+	struct lrutest_owner_ctx *ctx = data;
+
+	complete(&ctx->running);
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static void lrutest_owner_stop(void *data)
+{
+	struct lrutest_memcg *cg = data;
+
+	/* Back to the root first, so the child is empty when it is removed. */
+	WARN_ON(lrutest_cgroup_attach(cg->mnt, "cgroup.procs", cg->owner));
+	kthread_stop(cg->owner);
+	put_task_struct(cg->owner);
+}
+
+static void lrutest_mm_owner_reset(void *data)
+{
+	struct mm_struct *mm = data;
+
+	/* The test kthread neither owns nor re-owns it: nobody does now. */
+	rcu_assign_pointer(mm->owner, NULL);
+	mmdrop(mm);
+}
+
+/**
+ * lrutest_memcg_create - a memory cgroup of the case's own
+ * @test: the test case; its kthread must have a user mm (lrutest_vm_init())
+ *
+ * Anon folios faulted into the case's mm from now on are charged to the
+ * new memcg, whose lruvec on this node holds nothing else.  Fails the case
+ * (with the reason) if the cgroup cannot be made.
+ */
+struct lrutest_memcg *lrutest_memcg_create(struct kunit *test)
+{
+	struct lrutest_owner_ctx *ctx;
+	struct cgroup_subsys_state *css;
+	struct lrutest_memcg *cg;
+	struct inode *dir;
+	struct dentry *d;
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, current->mm, "the case needs a user mm");
+	KUNIT_ASSERT_FALSE_MSG(test, mem_cgroup_disabled(),
+			       "memcg disabled (cgroup_disable=memory)");
+	cg = kunit_kzalloc(test, sizeof(*cg), GFP_KERNEL);
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cg);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+
+	cg->mnt = lrutest_mount(test, "cgroup2");
+	err = lrutest_cgroup_write(cg->mnt, "cgroup.subtree_control", "+memory");
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "enable the memory controller");
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_memory_off, cg));
+
+	dir = d_inode(cg->mnt->mnt_root);
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	d = lookup_one_len(LRUTEST_CGROUP, cg->mnt->mnt_root, strlen(LRUTEST_CGROUP));
+	err = IS_ERR(d) ? PTR_ERR(d) : vfs_mkdir(&nop_mnt_idmap, dir, d, 0755);
+	inode_unlock(dir);
+	if (!IS_ERR(d))
+		dput(d);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "mkdir of the test cgroup");
+	/* kernfs leaves the mkdir dentry negative: look the new one up. */
+	d = lookup_one_len_unlocked(LRUTEST_CGROUP, cg->mnt->mnt_root,
+				    strlen(LRUTEST_CGROUP));
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_OR_NULL(d) || d_is_negative(d),
+			       "look up the test cgroup");
+	cg->dir = d;
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_cgroup_rmdir, cg));
+
+	css = css_tryget_online_from_dir(cg->dir, &memory_cgrp_subsys);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(css), "memory css of the test cgroup: %ld",
+			       PTR_ERR(css));
+	cg->memcg = mem_cgroup_from_css(css);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_memcg_put, cg));
+	cg->lruvec = mem_cgroup_lruvec(cg->memcg, NODE_DATA(numa_node_id()));
+
+	init_completion(&ctx->running);
+	cg->owner = kthread_run(lrutest_owner_fn, ctx, "lrutest-owner");
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(cg->owner), "owner kthread: %ld",
+			       PTR_ERR(cg->owner));
+	get_task_struct(cg->owner);
+	wait_for_completion(&ctx->running);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_owner_stop, cg));
+	err = lrutest_cgroup_attach(cg->mnt, LRUTEST_CGROUP "/cgroup.procs", cg->owner);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "move the owner kthread into the test cgroup");
+	KUNIT_ASSERT_PTR_EQ(test, mem_cgroup_from_task(cg->owner), cg->memcg);
+
+	mmgrab(current->mm);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_mm_owner_reset, current->mm));
+	rcu_assign_pointer(current->mm->owner, cg->owner);
+	return cg;
+}
+
+/* Fold the memcg's per-CPU statistics in, so that they are exact now. */
+static void lrutest_memcg_flush(struct lrutest_memcg *cg)
+{
+	cgroup_rstat_flush(cg->memcg->css.cgroup);
+}
+
+void lrutest_memcg_stat(struct lrutest_memcg *cg, struct lrutest_reclaim_stat *stat)
+{
+	static unsigned long ev[NR_VM_EVENT_ITEMS];
+	enum lru_list lru;
+	int zid;
+
+	for_each_lru(lru) {
+		stat->lru[lru] = 0;
+		for (zid = 0; zid < MAX_NR_ZONES; zid++)
+			stat->lru[lru] += mem_cgroup_get_zone_lru_size(cg->lruvec, lru, zid);
+	}
+	all_vm_events(ev);
+	stat->scan_anon = ev[PGSCAN_ANON];
+	stat->scan_file = ev[PGSCAN_FILE];
+	stat->steal_anon = ev[PGSTEAL_ANON];
+	stat->steal_file = ev[PGSTEAL_FILE];
+	stat->pswpout = ev[PSWPOUT];
+	lrutest_memcg_flush(cg);
+	stat->refill = memcg_events(cg->memcg, PGREFILL);
+	stat->activate = memcg_events(cg->memcg, PGACTIVATE);
+	stat->deactivate = memcg_events(cg->memcg, PGDEACTIVATE);
+}
+
+/**
+ * lrutest_memcg_reclaim - reclaim from the test memcg, as memory.reclaim does
+ * @cg: the test memcg
+ * @nr_pages: the pages to reclaim
+ * @swappiness: 0..200, or -1 for the memcg's own (vm_swappiness)
+ *
+ * try_to_free_mem_cgroup_pages() with MEMCG_RECLAIM_MAY_SWAP and
+ * MEMCG_RECLAIM_PROACTIVE: the priority loop, get_scan_count(), aging and
+ * eviction are the kernel's.  The memcg's statistics are flushed first, so
+ * that what reclaim reads of them (inactive_is_low(), cache trim mode) is
+ * exact at the start, whatever the time of the last periodic flush.
+ * Returns the pages reclaimed.
+ */
+unsigned long lrutest_memcg_reclaim(struct lrutest_memcg *cg,
+				    unsigned long nr_pages, int swappiness)
+{
+	int sw = swappiness;
+
+	lrutest_memcg_flush(cg);
+	return try_to_free_mem_cgroup_pages(cg->memcg, nr_pages, GFP_KERNEL,
+					    MEMCG_RECLAIM_MAY_SWAP |
+					    MEMCG_RECLAIM_PROACTIVE,
+					    swappiness < 0 ? NULL : &sw);
+}
+
+/* One line of the scan-balance and aging tables of the README. */
+void lrutest_memcg_log(struct kunit *test, const char *what,
+		       const struct lrutest_reclaim_stat *b,
+		       const struct lrutest_reclaim_stat *a)
+{
+	kunit_info(test,
+		   "%s: scanned anon %lu file %lu, reclaimed anon %lu file %lu, swapped out %lu, refill %lu, activate %lu, deactivate %lu; lists ia %lu aa %lu if %lu af %lu\n",
+		   what, a->scan_anon - b->scan_anon, a->scan_file - b->scan_file,
+		   a->steal_anon - b->steal_anon, a->steal_file - b->steal_file,
+		   a->pswpout - b->pswpout, a->refill - b->refill,
+		   a->activate - b->activate, a->deactivate - b->deactivate,
+		   a->lru[LRU_INACTIVE_ANON], a->lru[LRU_ACTIVE_ANON],
+		   a->lru[LRU_INACTIVE_FILE], a->lru[LRU_ACTIVE_FILE]);
+}
+
+/* The list of the test memcg's lruvec @folio is threaded on, by walking. */
+int lrutest_memcg_find(struct lrutest_memcg *cg, struct folio *folio)
+{
+	int lru;
+
+	spin_lock_irq(&cg->lruvec->lru_lock);
+	lru = lrutest_find_folio(cg->lruvec, folio);
+	spin_unlock_irq(&cg->lruvec->lru_lock);
+	return lru;
+}
+
+/* inactive_is_low() of the test memcg's lruvec, on exact statistics. */
+bool lrutest_memcg_inactive_is_low(struct lrutest_memcg *cg, enum lru_list lru)
+{
+	lrutest_memcg_flush(cg);
+	return lrutest_inactive_is_low(cg->lruvec, lru);
+}
+
+/**
+ * lrutest_memcg_read - read page cache of @file in, charged to the test memcg
+ * @test: the test case
+ * @cg: the test memcg
+ * @file: a RAM disk (lrutest_ramdisk())
+ * @first: the first page
+ * @nr: how many pages
+ * @times: how often each is read: once leaves it inactive and
+ *	PG_referenced, twice activates it (folio_mark_accessed())
+ *
+ * The folios are clean, unmapped and held by the page cache alone.
+ */
+void lrutest_memcg_read(struct kunit *test, struct lrutest_memcg *cg,
+			struct file *file, pgoff_t first, unsigned long nr,
+			unsigned int times)
+{
+	struct mem_cgroup *old = set_active_memcg(cg->memcg);
+	unsigned long i, failed = 0;
+	unsigned int t;
+
+	for (t = 0; t < times; t++) {
+		for (i = 0; i < nr; i++) {
+			struct folio *folio;
+
+			folio = read_mapping_folio(file->f_mapping, first + i, file);
+			if (IS_ERR(folio)) {
+				failed++;
+				continue;
+			}
+			folio_put(folio);
+		}
+		/* Let the next read find each folio on its list. */
+		lru_add_drain();
+	}
+	set_active_memcg(old);
+	KUNIT_ASSERT_EQ_MSG(test, failed, 0UL, "page cache reads failed");
+}
+
+/* A mapping of one page in the current mm with @s in it, or an error. */
+static unsigned long lrutest_user_string(const char *s)
+{
+	unsigned long addr;
+
+	addr = vm_mmap(NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, 0);
+	if (IS_ERR_VALUE(addr))
+		return addr;
+	if (copy_to_user((void __user *)addr, s, strlen(s) + 1)) {
+		vm_munmap(addr, PAGE_SIZE);
+		return -EFAULT;
+	}
+	return addr;
+}
+
+/*
+ * swapon()/swapoff() of the swap device node: the syscalls take a user
+ * path, so it is put in a page of the current mm, or of a temporary one if
+ * the caller (a KUnit cleanup thread) has none.
+ */
+static long lrutest_swap_call(bool on)
+{
+	struct mm_struct *tmp = NULL;
+	unsigned long addr;
+	long ret;
+
+	if (!current->mm) {
+		tmp = mm_alloc();
+		if (!tmp)
+			return -ENOMEM;
+		tmp->task_size = TASK_SIZE;
+		arch_pick_mmap_layout(tmp, &current->signal->rlim[RLIMIT_STACK]);
+		kthread_use_mm(tmp);
+	}
+	addr = lrutest_user_string(LRUTEST_SWAP_PATH);
+	if (IS_ERR_VALUE(addr)) {
+		ret = addr;
+	} else {
+		ret = on ? lrutest_swapon((const char __user *)addr, 0) :
+			   lrutest_swapoff((const char __user *)addr);
+		vm_munmap(addr, PAGE_SIZE);
+	}
+	if (tmp) {
+		kthread_unuse_mm(tmp);
+		mmput(tmp);
+	}
+	return ret;
+}
+
+static void lrutest_swap_off(void *data)
+{
+	WARN_ON(lrutest_swap_call(false));
+}
+
+static void lrutest_swap_unlink(void *data)
+{
+	struct dentry *dentry;
+	struct path parent;
+
+	dentry = kern_path_locked(LRUTEST_SWAP_PATH, &parent);
+	if (WARN_ON(IS_ERR(dentry)))
+		return;
+	WARN_ON(vfs_unlink(mnt_idmap(parent.mnt), d_inode(parent.dentry), dentry, NULL));
+	inode_unlock(d_inode(parent.dentry));
+	dput(dentry);
+	path_put(&parent);
+}
+
+/* mkswap: a version-1 swap header over the whole of @file's device. */
+static int lrutest_mkswap(struct file *file)
+{
+	loff_t size = bdev_nr_bytes(file_bdev(file)), pos = 0;
+	union swap_header *hdr;
+	ssize_t n;
+
+	hdr = kzalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!hdr)
+		return -ENOMEM;
+	hdr->info.version = 1;
+	hdr->info.last_page = (size >> PAGE_SHIFT) - 1;
+	memcpy(hdr->magic.magic, "SWAPSPACE2", 10);
+	n = kernel_write(file, hdr, PAGE_SIZE, &pos);
+	kfree(hdr);
+	if (n != PAGE_SIZE)
+		return n < 0 ? n : -EIO;
+	return vfs_fsync(file, 0);
+}
+
+/**
+ * lrutest_swap_on - switch a RAM-disk swap device on for the case
+ * @test: the test case
+ *
+ * /dev/ram2 gets a swap header and a node in rootfs, and is switched on with
+ * swapon(); swapoff(), the node's removal follow when the case ends.  Call
+ * it before lrutest_memcg_create(): the page holding the path is then
+ * charged to the root memcg, not to the test's.  Fails the case with the
+ * reason if swap cannot be switched on.
+ */
+void lrutest_swap_on(struct kunit *test)
+{
+	dev_t dev = MKDEV(RAMDISK_MAJOR, LRUTEST_SWAP_MINOR);
+	long total = total_swap_pages;
+	struct dentry *dentry;
+	struct file *file;
+	struct path parent;
+	int err;
+
+	file = bdev_file_open_by_dev(dev, BLK_OPEN_READ | BLK_OPEN_WRITE, NULL, NULL);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(file), "open /dev/ram%d: %ld",
+			       LRUTEST_SWAP_MINOR, PTR_ERR(file));
+	err = lrutest_mkswap(file);
+	fput(file);
+	lrutest_flush_fput();
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "write the swap header");
+
+	dentry = kern_path_create(AT_FDCWD, LRUTEST_SWAP_PATH, &parent, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(dentry), "create %s: %ld",
+			       LRUTEST_SWAP_PATH, PTR_ERR(dentry));
+	err = vfs_mknod(mnt_idmap(parent.mnt), d_inode(parent.dentry), dentry,
+			S_IFBLK | 0600, dev);
+	done_path_create(&parent, dentry);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "mknod %s", LRUTEST_SWAP_PATH);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_swap_unlink, NULL));
+
+	err = lrutest_swap_call(true);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "swapon %s", LRUTEST_SWAP_PATH);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_swap_off, NULL));
+	KUNIT_ASSERT_GT_MSG(test, total_swap_pages, total, "swapon added no swap space");
+}
+
+/*
+ * A user access to the page at @addr, as the MMU reports it: the page is
+ * faulted in if need be, then a read fault on the present PTE makes it
+ * young (handle_mm_fault() -> pte_mkyoung()), which is what the accessed
+ * bit of a real MMU records.  A fault that maps the page leaves the PTE old
+ * here (pte_sw_mkyoung() is a no-op: hardware sets the bit on the access
+ * that follows), hence the second fault.  No folio_mark_accessed(): that is
+ * what a kernel-side lookup does, not a user access.
+ */
+void lrutest_user_touch(struct kunit *test, unsigned long addr)
+{
+	struct mm_struct *mm = current->mm;
+	int err, i;
+
+	for (i = 0; i < 2; i++) {
+		mmap_read_lock(mm);
+		err = fixup_user_fault(mm, addr, 0, NULL);
+		mmap_read_unlock(mm);
+		KUNIT_ASSERT_EQ_MSG(test, err, 0, "user access at %lx", addr);
+	}
+}
+
+/**
+ * lrutest_memcg_lru_at - where the folio mapped at @addr is, without a reference
+ * @cg: the test memcg
+ * @addr: a user address in the current mm
+ * @flags: if not NULL, the folio's flags at the time
+ *
+ * Returns the list of the test memcg's lruvec the folio is threaded on
+ * (found by walking), LRUTEST_NOT_LISTED if it is on none of them, or
+ * -ENOENT if nothing is mapped at @addr (never faulted, or reclaimed).
+ * No reference is taken, so reclaim can still free the folio: it cannot go
+ * while the page table lock of the lookup is held.
+ */
+int lrutest_memcg_lru_at(struct lrutest_memcg *cg, unsigned long addr,
+			 unsigned long *flags)
+{
+	struct vm_area_struct *vma;
+	struct folio_walk fw;
+	struct folio *folio;
+	int lru = -ENOENT;
+
+	mmap_read_lock(current->mm);
+	vma = vma_lookup(current->mm, addr);
+	folio = vma ? folio_walk_start(&fw, vma, addr, 0) : NULL;
+	if (folio) {
+		lru = lrutest_memcg_find(cg, folio);
+		if (flags)
+			*flags = READ_ONCE(folio->flags);
+		folio_walk_end(&fw, vma);
+	}
+	mmap_read_unlock(current->mm);
+	return lru;
+}
+
+/**
+ * lrutest_memcg_anon - anon memory of the case's mm, charged to the test memcg
+ * @test: the test case
+ * @pages: how many pages
+ * @cold: leave them unused since the fault (MADV_COLD clears the accessed
+ *	bits), or used since (lrutest_user_touch(): young PTEs)
+ *
+ * Each page is written (a write fault, as a user store makes), with data
+ * that is not all zeroes, so that swap-out writes it out (a zero-filled page
+ * is only marked in the swap device's zeromap).  Returns the address.
+ */
+unsigned long lrutest_memcg_anon(struct kunit *test, unsigned long pages, bool cold)
+{
+	unsigned long addr = lrutest_mmap_anon(test, pages, false), i;
+	const u8 mark = 0x5a;
+
+	for (i = 0; i < pages; i++)
+		KUNIT_ASSERT_EQ_MSG(test, copy_to_user((void __user *)(addr + i * PAGE_SIZE),
+						       &mark, 1), 0UL, "store to page %lu", i);
+	for (i = 0; i < pages && !cold; i++)
+		lrutest_user_touch(test, addr + i * PAGE_SIZE);
+	if (cold)
+		KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, pages * PAGE_SIZE,
+						 MADV_COLD), 0);
+	lrutest_drain();
+	return addr;
+}

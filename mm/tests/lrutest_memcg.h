@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lrutest: reclaim on a real lruvec.  A memory cgroup created by the test
+ * (lru_memcg.c) holds the test's folios alone, so the kernel's own memcg
+ * reclaim entry, try_to_free_mem_cgroup_pages(), runs get_scan_count(),
+ * shrink_active_list(), shrink_inactive_list() and folio_check_references()
+ * on them as in production, and every list size and memcg event counts the
+ * test's folios only.  A RAM-disk swap device switched on by the test gives
+ * anon folios somewhere to go.
+ */
+#ifndef _MM_TESTS_LRUTEST_MEMCG_H
+#define _MM_TESTS_LRUTEST_MEMCG_H
+
+#include <kunit/test.h>
+#include <linux/mmzone.h>
+
+struct file;
+struct mem_cgroup;
+struct vfsmount;
+struct dentry;
+struct task_struct;
+
+/* hooks/swapfile.c: the swapon()/swapoff() syscall bodies. */
+long lrutest_swapon(const char __user *path, int flags);
+long lrutest_swapoff(const char __user *path);
+
+struct lrutest_memcg {
+	struct vfsmount *mnt;		/* the cgroup2 hierarchy */
+	struct dentry *dir;		/* the test's child cgroup */
+	struct mem_cgroup *memcg;	/* its memory controller */
+	struct lruvec *lruvec;		/* on the node the test runs on */
+	struct task_struct *owner;	/* a parked kthread in the cgroup */
+};
+
+/*
+ * Reclaim statistics of the test cgroup at one instant.  The list sizes are
+ * the memcg's exact per-zone LRU sizes (what get_scan_count() reads); the
+ * scan and steal counts are the global vm events, which on UML only the
+ * test's reclaim moves; refill, activate and deactivate are the memcg's own.
+ */
+struct lrutest_reclaim_stat {
+	unsigned long lru[NR_LRU_LISTS];
+	unsigned long scan_anon, scan_file;	/* PGSCAN_ANON, PGSCAN_FILE */
+	unsigned long steal_anon, steal_file;	/* PGSTEAL_ANON, PGSTEAL_FILE */
+	unsigned long pswpout;			/* PSWPOUT */
+	unsigned long refill;			/* memcg PGREFILL */
+	unsigned long activate;			/* memcg PGACTIVATE */
+	unsigned long deactivate;		/* memcg PGDEACTIVATE */
+};
+
+struct lrutest_memcg *lrutest_memcg_create(struct kunit *test);
+void lrutest_memcg_stat(struct lrutest_memcg *cg,
+			struct lrutest_reclaim_stat *stat);
+unsigned long lrutest_memcg_reclaim(struct lrutest_memcg *cg,
+				    unsigned long nr_pages, int swappiness);
+void lrutest_memcg_log(struct kunit *test, const char *what,
+		       const struct lrutest_reclaim_stat *before,
+		       const struct lrutest_reclaim_stat *after);
+int lrutest_memcg_find(struct lrutest_memcg *cg, struct folio *folio);
+int lrutest_memcg_lru_at(struct lrutest_memcg *cg, unsigned long addr,
+			 unsigned long *flags);
+bool lrutest_memcg_inactive_is_low(struct lrutest_memcg *cg, enum lru_list lru);
+
+void lrutest_memcg_read(struct kunit *test, struct lrutest_memcg *cg,
+			struct file *file, pgoff_t first, unsigned long nr,
+			unsigned int times);
+void lrutest_swap_on(struct kunit *test);
+unsigned long lrutest_memcg_anon(struct kunit *test, unsigned long pages, bool cold);
+void lrutest_user_touch(struct kunit *test, unsigned long addr);
+
+#endif /* _MM_TESTS_LRUTEST_MEMCG_H */

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the anon/file scan balance of reclaim (get_scan_count()),
+ * run through the kernel's memcg reclaim entry on a memory cgroup that holds
+ * the test's folios alone (lru_memcg.c).
+ *
+ * The article's first claim: with split lists, reclaim looks only at folios
+ * that are candidates for eviction.  Without swap, anon folios are not
+ * candidates and their lists are not scanned at all; with swap, how the
+ * pressure is shared follows swappiness: 0 keeps memcg reclaim off anon,
+ * 200 (anon as cheap as file, MAX_SWAPPINESS) keeps it off file.
+ *
+ * Every case: 128 anon folios, written and then left unused (inactive
+ * anon, PTEs old after MADV_COLD: candidates for eviction), and
+ * 128 page cache folios read twice (active file, nothing on the inactive
+ * file list, so that no "cache trim" mode hides the balance), then one
+ * reclaim of 32 pages at the row's swappiness.
+ */
+#include <kunit/test.h>
+#include <linux/mm.h>
+#include <linux/mm_inline.h>
+#include <linux/swap.h>
+
+#include "lrutest.h"
+#include "lrutest_memcg.h"
+#include "lrutest_mlock.h"
+
+#define NR_ANON		128UL
+#define NR_FILE		128UL
+#define TO_RECLAIM	32UL	/* SWAP_CLUSTER_MAX: the least memcg reclaim asks */
+
+struct balance_row {
+	const char *desc;
+	bool swap;
+	int swappiness;
+	bool anon_scanned;	/* expected: PGSCAN_ANON moves */
+	bool file_scanned;	/* expected: PGSCAN_FILE moves */
+};
+
+/*
+ * What get_scan_count() promises (its comments, mm/vmscan.c): no swap,
+ * SCAN_FILE; cgroup reclaim at swappiness 0, SCAN_FILE; otherwise the
+ * pressure is split by swappiness against MAX_SWAPPINESS - swappiness, so
+ * 60 scans both and 200 gives file a share of 0.
+ */
+static const struct balance_row balance_rows[] = {
+	{ "no swap, swappiness 60", false, 60, false, true },
+	{ "no swap, swappiness 200", false, 200, false, true },
+	{ "swap, swappiness 0", true, 0, false, true },
+	{ "swap, swappiness 60", true, 60, true, true },
+	{ "swap, swappiness 200", true, 200, true, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(balance, balance_rows, desc);
+
+static unsigned long anon_walked(struct lrutest_memcg *cg)
+{
+	unsigned long pages;
+
+	spin_lock_irq(&cg->lruvec->lru_lock);
+	pages = lrutest_walk_pages(cg->lruvec, LRU_INACTIVE_ANON) +
+		lrutest_walk_pages(cg->lruvec, LRU_ACTIVE_ANON);
+	spin_unlock_irq(&cg->lruvec->lru_lock);
+	return pages;
+}
+
+static unsigned long anon_pages(const struct lrutest_reclaim_stat *s)
+{
+	return s->lru[LRU_INACTIVE_ANON] + s->lru[LRU_ACTIVE_ANON];
+}
+
+static unsigned long file_pages(const struct lrutest_reclaim_stat *s)
+{
+	return s->lru[LRU_INACTIVE_FILE] + s->lru[LRU_ACTIVE_FILE];
+}
+
+/*
+ * Reclaim of the test memcg scans anon and file as the row says; what it
+ * reclaims comes off those lists only, anon by swap-out.
+ */
+static void reclaim_scan_balance_follows_swap_and_swappiness(struct kunit *test)
+{
+	const struct balance_row *row = test->param_value;
+	struct lrutest_reclaim_stat before, after;
+	struct lrutest_memcg *cg;
+	unsigned long reclaimed, scan_anon, scan_file;
+	struct file *file;
+
+	if (row->swap)
+		lrutest_swap_on(test);
+	cg = lrutest_memcg_create(test);
+	file = lrutest_ramdisk(test, 1);
+	lrutest_memcg_anon(test, NR_ANON, true);
+	lrutest_memcg_read(test, cg, file, 0, NR_FILE, 2);
+	lrutest_drain();
+
+	lrutest_memcg_stat(cg, &before);
+	KUNIT_ASSERT_EQ_MSG(test, before.lru[LRU_INACTIVE_ANON], NR_ANON,
+			    "set up: faulted anon on the inactive anon list");
+	KUNIT_ASSERT_EQ_MSG(test, before.lru[LRU_ACTIVE_FILE], NR_FILE,
+			    "set up: page cache read twice on the active file list");
+	KUNIT_ASSERT_EQ(test, before.lru[LRU_INACTIVE_FILE], 0UL);
+
+	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, row->swappiness);
+	lrutest_memcg_stat(cg, &after);
+	lrutest_memcg_log(test, row->desc, &before, &after);
+
+	scan_anon = after.scan_anon - before.scan_anon;
+	scan_file = after.scan_file - before.scan_file;
+	KUNIT_EXPECT_GE_MSG(test, reclaimed, TO_RECLAIM, "reclaimed");
+	KUNIT_EXPECT_EQ_MSG(test, scan_anon != 0, row->anon_scanned,
+			    "anon scanned: %lu pages", scan_anon);
+	KUNIT_EXPECT_EQ_MSG(test, scan_file != 0, row->file_scanned,
+			    "file scanned: %lu pages", scan_file);
+	KUNIT_EXPECT_EQ_MSG(test, (after.steal_anon - before.steal_anon) +
+			    (after.steal_file - before.steal_file), reclaimed,
+			    "PGSTEAL_ANON + PGSTEAL_FILE against what reclaim returned");
+	KUNIT_EXPECT_EQ_MSG(test, anon_pages(&before) - anon_pages(&after),
+			    after.steal_anon - before.steal_anon,
+			    "anon pages gone from the memcg's lists against PGSTEAL_ANON");
+	KUNIT_EXPECT_EQ_MSG(test, file_pages(&before) - file_pages(&after),
+			    after.steal_file - before.steal_file,
+			    "file pages gone from the memcg's lists against PGSTEAL_FILE");
+	KUNIT_EXPECT_EQ_MSG(test, after.pswpout - before.pswpout,
+			    after.steal_anon - before.steal_anon,
+			    "anon pages reclaimed are the pages swapped out");
+	if (!row->anon_scanned) {
+		KUNIT_EXPECT_EQ_MSG(test, anon_walked(cg), NR_ANON,
+				    "anon pages still on the memcg's anon lists, walked");
+		KUNIT_EXPECT_EQ(test, after.lru[LRU_INACTIVE_ANON], NR_ANON);
+	}
+	if (!row->file_scanned)
+		KUNIT_EXPECT_EQ_MSG(test, after.lru[LRU_ACTIVE_FILE], NR_FILE,
+				    "active file pages after reclaim that scans no file");
+	lrutest_vm_end(test);
+}
+
+static struct kunit_case reclaim_balance_cases[] = {
+	KUNIT_CASE_PARAM(reclaim_scan_balance_follows_swap_and_swappiness,
+			 balance_gen_params),
+	{}
+};
+
+static struct kunit_suite reclaim_balance_suite = {
+	.name = "mm_reclaim_balance",
+	.init = lrutest_vm_init,
+	.test_cases = reclaim_balance_cases,
+};
+
+kunit_test_suite(reclaim_balance_suite);
+
+MODULE_DESCRIPTION("KUnit tests of reclaim's anon/file scan balance on a test memcg");
+MODULE_LICENSE("GPL");
