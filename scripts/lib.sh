@@ -58,3 +58,10 @@ default_tree() {
 		echo "$LRUTEST_CACHE/linux"
 	fi
 }
+
+# config_boots CONFIG: the NAME of each "# boot: NAME ARG..." line of a
+# config fragment (more boots of the same build, see scripts/run).
+config_boots() {
+	sed -n 's/^# boot: *\([a-z0-9]*\) .*/\1/p' \
+		"$LRUTEST_ROOT/tools/testing/kunit/lrutest/$1.config"
+}
