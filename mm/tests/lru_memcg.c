@@ -167,6 +167,7 @@ struct lrutest_memcg *lrutest_memcg_create(struct kunit *test)
 	struct lrutest_memcg *cg;
 	struct inode *dir;
 	struct dentry *d;
+	bool moved;
 	int err;
 
 	KUNIT_ASSERT_NOT_NULL_MSG(test, current->mm, "the case needs a user mm");
@@ -214,7 +215,10 @@ struct lrutest_memcg *lrutest_memcg_create(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_owner_stop, cg));
 	err = lrutest_cgroup_attach(cg->mnt, LRUTEST_CGROUP "/cgroup.procs", cg->owner);
 	KUNIT_ASSERT_EQ_MSG(test, err, 0, "move the owner kthread into the test cgroup");
-	KUNIT_ASSERT_PTR_EQ(test, mem_cgroup_from_task(cg->owner), cg->memcg);
+	rcu_read_lock();
+	moved = mem_cgroup_from_task(cg->owner) == cg->memcg;
+	rcu_read_unlock();
+	KUNIT_ASSERT_TRUE_MSG(test, moved, "the owner kthread is not in the test memcg");
 
 	mmgrab(current->mm);
 	KUNIT_ASSERT_EQ(test, 0,

@@ -49,4 +49,20 @@ void lrutest_expect_unevictable(struct kunit *test, int listed,
 				struct folio *folio, const char *step,
 				unsigned long i);
 
+/* lru_shm.c: SysV segments of the test kthread's user mm. */
+struct lrutest_shm {
+	int id;
+	unsigned long addr;		/* of the do_shmat() attach, 0 if none */
+	unsigned long pages;
+	struct address_space *mapping;	/* good while the segment lives */
+};
+void lrutest_shm_user_mm(struct kunit *test);
+struct lrutest_shm *lrutest_shm_create(struct kunit *test, unsigned long pages);
+void lrutest_shm_attach(struct kunit *test, struct lrutest_shm *seg);
+void lrutest_shm_detach(struct kunit *test, struct lrutest_shm *seg);
+void lrutest_shm_touch(struct kunit *test, struct lrutest_shm *seg);
+void lrutest_shm_destroy(struct kunit *test, struct lrutest_shm *seg);
+/* shmctl(@cmd) of segment @id, then the LRU and mlock batches drained. */
+long lrutest_shm_ctl(int id, int cmd);
+
 #endif /* _MM_TESTS_LRUTEST_RECLAIM_H */

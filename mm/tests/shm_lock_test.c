@@ -40,109 +40,7 @@
 
 #define SHM_TEST_PAGES	8
 
-struct shm_seg {
-	int id;
-	unsigned long addr;		/* of the do_shmat() attach, 0 if none */
-	unsigned long pages;
-	struct address_space *mapping;	/* good while the segment lives */
-};
-
-/*
- * Detach (from the test thread, which has the mm) and remove the segment,
- * then run the deferred fputs that free its folios.  Each case ends with
- * this through kunit_release_action(), so that nothing of it is freed while
- * the next case counts.  If the case failed, this runs in KUnit's cleanup
- * thread instead, which has no mm: removing the id then destroys the
- * segment, or marks it for destruction at the last detach, when the test
- * thread's mm goes away.
- */
-static void shm_seg_release(void *data)
-{
-	struct shm_seg *seg = data;
-
-	if (seg->addr && current->mm)
-		ksys_shmdt((char __user *)seg->addr);
-	seg->addr = 0;
-	seg->mapping = NULL;
-	lrutest_shmctl(seg->id, IPC_RMID, NULL);
-	lrutest_flush_fput();
-}
-
-static void shm_seg_destroy(struct kunit *test, struct shm_seg *seg)
-{
-	kunit_release_action(test, shm_seg_release, seg);
-}
-
-/* A user mm for the test kthread (kunit_vm_mmap() attaches one). */
-static void attach_user_mm(struct kunit *test)
-{
-	unsigned long addr;
-
-	addr = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS, 0);
-	KUNIT_ASSERT_NE_MSG(test, addr, 0UL, "kunit_vm_mmap()");
-	KUNIT_ASSERT_NOT_NULL(test, current->mm);
-}
-
-/* shmget() a private segment of @pages pages, removed when the case ends. */
-static struct shm_seg *shm_seg_create(struct kunit *test, unsigned long pages)
-{
-	struct shm_seg *seg;
-	long id;
-
-	seg = kunit_kzalloc(test, sizeof(*seg), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, seg);
-	id = ksys_shmget(IPC_PRIVATE, pages * PAGE_SIZE, IPC_CREAT | 0600);
-	KUNIT_ASSERT_GE_MSG(test, id, 0L, "shmget of %lu pages", pages);
-	seg->id = id;
-	seg->pages = pages;
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, shm_seg_release, seg));
-	return seg;
-}
-
-/* do_shmat() it read-write and note the shmem mapping behind it. */
-static void shm_seg_attach(struct kunit *test, struct shm_seg *seg)
-{
-	struct vm_area_struct *vma;
-	unsigned long addr;
-	long err;
-
-	err = do_shmat(seg->id, NULL, 0, &addr, SHMLBA);
-	KUNIT_ASSERT_EQ_MSG(test, err, 0L, "shmat");
-	seg->addr = addr;
-	mmap_read_lock(current->mm);
-	vma = find_vma(current->mm, addr);
-	if (vma && vma->vm_start == addr && vma->vm_file)
-		seg->mapping = vma->vm_file->f_mapping;
-	mmap_read_unlock(current->mm);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, seg->mapping, "no shm vma at %lx", addr);
-}
-
-static void shm_seg_detach(struct kunit *test, struct shm_seg *seg)
-{
-	KUNIT_ASSERT_EQ_MSG(test, ksys_shmdt((char __user *)seg->addr), 0L, "shmdt");
-	seg->addr = 0;
-	seg->mapping = NULL;
-	lrutest_flush_fput();
-}
-
-/* Write one byte to each page through the attach: shmem_fault() each in. */
-static void shm_seg_touch(struct kunit *test, struct shm_seg *seg)
-{
-	unsigned long i;
-	char c = 'x';
-
-	for (i = 0; i < seg->pages; i++)
-		KUNIT_ASSERT_EQ_MSG(test,
-				    copy_to_user((char __user *)seg->addr + i * PAGE_SIZE,
-						 &c, 1), 0UL, "touch page %lu", i);
-	lru_add_drain();
-	KUNIT_ASSERT_EQ_MSG(test, seg->mapping->nrpages, seg->pages,
-			    "shm pages in the page cache");
-}
-
-static struct folio *shm_folio(struct kunit *test, struct shm_seg *seg, pgoff_t i)
+static struct folio *shm_folio(struct kunit *test, struct lrutest_shm *seg, pgoff_t i)
 {
 	struct folio *folio = filemap_get_folio(seg->mapping, i);
 
@@ -151,17 +49,8 @@ static struct folio *shm_folio(struct kunit *test, struct shm_seg *seg, pgoff_t 
 	return folio;
 }
 
-static long shmctl_lock(int id, int cmd)
-{
-	long err = lrutest_shmctl(id, cmd, NULL);
-
-	lru_add_drain();
-	mlock_drain_local();
-	return err;
-}
-
 /* Each folio evictable, swap-backed, threaded on an anon list. */
-static void expect_all_anon(struct kunit *test, struct shm_seg *seg, const char *step)
+static void expect_all_anon(struct kunit *test, struct lrutest_shm *seg, const char *step)
 {
 	unsigned long i;
 
@@ -186,7 +75,7 @@ static void expect_all_anon(struct kunit *test, struct shm_seg *seg, const char 
 	}
 }
 
-static void expect_all_unevictable(struct kunit *test, struct shm_seg *seg,
+static void expect_all_unevictable(struct kunit *test, struct lrutest_shm *seg,
 				   bool mlocked, const char *step)
 {
 	unsigned long i;
@@ -227,20 +116,20 @@ static void expect_delta(struct kunit *test, long before, long after, long want,
 }
 
 /* Attach, touch, lock: the mapping is unevictable, no folio has moved. */
-static struct shm_seg *locked_segment(struct kunit *test)
+static struct lrutest_shm *locked_segment(struct kunit *test)
 {
-	struct shm_seg *seg;
+	struct lrutest_shm *seg;
 	struct lru_snap a, b;
 
-	attach_user_mm(test);
-	seg = shm_seg_create(test, SHM_TEST_PAGES);
-	shm_seg_attach(test, seg);
-	shm_seg_touch(test, seg);
+	lrutest_shm_user_mm(test);
+	seg = lrutest_shm_create(test, SHM_TEST_PAGES);
+	lrutest_shm_attach(test, seg);
+	lrutest_shm_touch(test, seg);
 	expect_all_anon(test, seg, "touched");
 	KUNIT_ASSERT_FALSE(test, mapping_unevictable(seg->mapping));
 
 	lru_snap(&a);
-	KUNIT_ASSERT_EQ_MSG(test, shmctl_lock(seg->id, SHM_LOCK), 0L, "SHM_LOCK");
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_shm_ctl(seg->id, SHM_LOCK), 0L, "SHM_LOCK");
 	lru_snap(&b);
 	KUNIT_EXPECT_TRUE_MSG(test, mapping_unevictable(seg->mapping),
 			      "SHM_LOCK left the mapping evictable");
@@ -257,7 +146,7 @@ static struct shm_seg *locked_segment(struct kunit *test)
  */
 static void shm_lock_culls_on_reclaim_and_putback(struct kunit *test)
 {
-	struct shm_seg *seg = locked_segment(test);
+	struct lrutest_shm *seg = locked_segment(test);
 	const unsigned long half = SHM_TEST_PAGES / 2;
 	struct lru_snap a, b;
 	LIST_HEAD(list);
@@ -284,13 +173,13 @@ static void shm_lock_culls_on_reclaim_and_putback(struct kunit *test)
 	expect_delta(test, a.mlock, b.mlock, 0, "cull", "mlock");
 	expect_all_unevictable(test, seg, false, "culled");
 	KUNIT_EXPECT_EQ(test, seg->mapping->nrpages, (unsigned long)SHM_TEST_PAGES);
-	shm_seg_destroy(test, seg);
+	lrutest_shm_destroy(test, seg);
 }
 
 /* Lock and cull every folio of a new segment. */
-static struct shm_seg *culled_segment(struct kunit *test)
+static struct lrutest_shm *culled_segment(struct kunit *test)
 {
-	struct shm_seg *seg = locked_segment(test);
+	struct lrutest_shm *seg = locked_segment(test);
 	unsigned long i;
 
 	for (i = 0; i < seg->pages; i++) {
@@ -311,11 +200,11 @@ static struct shm_seg *culled_segment(struct kunit *test)
  */
 static void shm_unlock_rescues_all(struct kunit *test)
 {
-	struct shm_seg *seg = culled_segment(test);
+	struct lrutest_shm *seg = culled_segment(test);
 	struct lru_snap a, b;
 
 	lru_snap(&a);
-	KUNIT_ASSERT_EQ_MSG(test, shmctl_lock(seg->id, SHM_UNLOCK), 0L, "SHM_UNLOCK");
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_shm_ctl(seg->id, SHM_UNLOCK), 0L, "SHM_UNLOCK");
 	lru_snap(&b);
 	KUNIT_EXPECT_FALSE_MSG(test, mapping_unevictable(seg->mapping),
 			       "SHM_UNLOCK left the mapping unevictable");
@@ -329,11 +218,11 @@ static void shm_unlock_rescues_all(struct kunit *test)
 
 	/* A second SHM_UNLOCK of an unlocked segment scans nothing. */
 	lru_snap(&a);
-	KUNIT_EXPECT_EQ(test, shmctl_lock(seg->id, SHM_UNLOCK), 0L);
+	KUNIT_EXPECT_EQ(test, lrutest_shm_ctl(seg->id, SHM_UNLOCK), 0L);
 	lru_snap(&b);
 	expect_delta(test, a.scanned, b.scanned, 0, "second SHM_UNLOCK", "scanned");
 	expect_delta(test, a.rescued, b.rescued, 0, "second SHM_UNLOCK", "rescued");
-	shm_seg_destroy(test, seg);
+	lrutest_shm_destroy(test, seg);
 }
 
 struct shm_creds {
@@ -404,21 +293,21 @@ static long locked_ucount(void)
 static void shm_lock_rlimit_and_rmid(struct kunit *test)
 {
 	struct shm_creds *sc;
-	struct shm_seg *seg;
+	struct lrutest_shm *seg;
 	struct lru_snap a, b;
 	long base, unevictable, shmem;
 
-	attach_user_mm(test);
+	lrutest_shm_user_mm(test);
 	lru_snap(&a);
 	shmem = global_node_page_state(NR_SHMEM);
-	seg = shm_seg_create(test, SHM_TEST_PAGES);
-	shm_seg_attach(test, seg);
-	shm_seg_touch(test, seg);
+	seg = lrutest_shm_create(test, SHM_TEST_PAGES);
+	lrutest_shm_attach(test, seg);
+	lrutest_shm_touch(test, seg);
 	unevictable = global_node_page_state(NR_UNEVICTABLE);
 
 	base = locked_ucount();
 	sc = shm_creds_limit(test, base + SHM_TEST_PAGES - 1);
-	KUNIT_EXPECT_EQ_MSG(test, shmctl_lock(seg->id, SHM_LOCK), (long)-ENOMEM,
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_shm_ctl(seg->id, SHM_LOCK), (long)-ENOMEM,
 			    "SHM_LOCK one page over RLIMIT_MEMLOCK");
 	KUNIT_EXPECT_FALSE_MSG(test, mapping_unevictable(seg->mapping),
 			       "failed SHM_LOCK made the mapping unevictable");
@@ -426,13 +315,13 @@ static void shm_lock_rlimit_and_rmid(struct kunit *test)
 	kunit_release_action(test, shm_creds_restore, sc);
 
 	sc = shm_creds_limit(test, base + SHM_TEST_PAGES);
-	KUNIT_EXPECT_EQ_MSG(test, shmctl_lock(seg->id, SHM_LOCK), 0L,
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_shm_ctl(seg->id, SHM_LOCK), 0L,
 			    "SHM_LOCK at RLIMIT_MEMLOCK");
 	KUNIT_EXPECT_TRUE(test, mapping_unevictable(seg->mapping));
 	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base + SHM_TEST_PAGES,
 			    "SHM_LOCK charge");
 	/* Locking again is not charged twice. */
-	KUNIT_EXPECT_EQ(test, shmctl_lock(seg->id, SHM_LOCK), 0L);
+	KUNIT_EXPECT_EQ(test, lrutest_shm_ctl(seg->id, SHM_LOCK), 0L);
 	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base + SHM_TEST_PAGES,
 			    "second SHM_LOCK charge");
 	kunit_release_action(test, shm_creds_restore, sc);
@@ -445,7 +334,7 @@ static void shm_lock_rlimit_and_rmid(struct kunit *test)
 			      "IPC_RMID while attached unlocked the mapping");
 	KUNIT_EXPECT_EQ(test, seg->mapping->nrpages, (unsigned long)SHM_TEST_PAGES);
 
-	shm_seg_detach(test, seg);
+	lrutest_shm_detach(test, seg);
 	lru_snap(&b);
 	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base, "last detach: lock charge left");
 	KUNIT_EXPECT_EQ_MSG(test, (long)global_node_page_state(NR_SHMEM), shmem,
@@ -453,7 +342,7 @@ static void shm_lock_rlimit_and_rmid(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, (long)global_node_page_state(NR_UNEVICTABLE),
 			    unevictable, "last detach: unevictable pages");
 	expect_delta(test, a.anon, b.anon, 0, "last detach", "anon");
-	shm_seg_destroy(test, seg);
+	lrutest_shm_destroy(test, seg);
 }
 
 /*
@@ -464,7 +353,7 @@ static void shm_lock_rlimit_and_rmid(struct kunit *test)
  */
 static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 {
-	struct shm_seg *seg = locked_segment(test);
+	struct lrutest_shm *seg = locked_segment(test);
 	const long n = SHM_TEST_PAGES;
 	struct vm_area_struct *vma;
 	struct file *file = NULL;
@@ -490,7 +379,7 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 	expect_all_unevictable(test, seg, true, "MAP_LOCKED");
 
 	lru_snap(&a);
-	KUNIT_ASSERT_EQ(test, shmctl_lock(seg->id, SHM_UNLOCK), 0L);
+	KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_UNLOCK), 0L);
 	lru_snap(&b);
 	KUNIT_EXPECT_FALSE(test, mapping_unevictable(seg->mapping));
 	expect_delta(test, a.scanned, b.scanned, n, "SHM_UNLOCK while mlocked", "scanned");
@@ -499,7 +388,7 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 		     "SHM_UNLOCK while mlocked", "unevictable");
 	expect_all_unevictable(test, seg, true, "SHM_UNLOCK while mlocked");
 
-	KUNIT_ASSERT_EQ(test, shmctl_lock(seg->id, SHM_LOCK), 0L);
+	KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_LOCK), 0L);
 	lru_snap(&a);
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr, n * PAGE_SIZE), 0);
 	lru_snap(&b);
@@ -511,12 +400,12 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 	expect_all_unevictable(test, seg, false, "munmap while SHM_LOCKed");
 
 	lru_snap(&a);
-	KUNIT_ASSERT_EQ(test, shmctl_lock(seg->id, SHM_UNLOCK), 0L);
+	KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_UNLOCK), 0L);
 	lru_snap(&b);
 	expect_delta(test, a.rescued, b.rescued, n, "last SHM_UNLOCK", "rescued");
 	expect_delta(test, a.unevictable, b.unevictable, -n, "last SHM_UNLOCK", "unevictable");
 	expect_all_anon(test, seg, "last SHM_UNLOCK");
-	shm_seg_destroy(test, seg);
+	lrutest_shm_destroy(test, seg);
 }
 
 static struct kunit_case shm_lock_cases[] = {
