@@ -172,7 +172,8 @@ struct lrutest_memcg *lrutest_memcg_create(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL_MSG(test, current->mm, "the case needs a user mm");
 	if (mem_cgroup_disabled())
-		kunit_skip(test, "memcg disabled on the kernel command line (cgroup_disable=memory): no memory cgroup to reclaim from");
+		kunit_skip(test,
+			   "memcg disabled on the kernel command line (cgroup_disable=memory): no memory cgroup to reclaim from");
 	cg = kunit_kzalloc(test, sizeof(*cg), GFP_KERNEL);
 	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, cg);

@@ -56,6 +56,7 @@ struct lrutest_shm {
 	unsigned long pages;
 	struct address_space *mapping;	/* good while the segment lives */
 };
+
 void lrutest_shm_user_mm(struct kunit *test);
 struct lrutest_shm *lrutest_shm_create(struct kunit *test, unsigned long pages);
 void lrutest_shm_attach(struct kunit *test, struct lrutest_shm *seg);
