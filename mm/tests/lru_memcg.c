@@ -68,6 +68,24 @@ static int lrutest_cgroup_write(struct vfsmount *mnt, const char *name,
 	return n < 0 ? n : 0;
 }
 
+/* Whether the cgroup file @name holds the word @word (a controller). */
+static bool lrutest_cgroup_has(struct vfsmount *mnt, const char *name,
+			       const char *word)
+{
+	char buf[128] = "";
+	struct file *file;
+	loff_t pos = 0;
+	ssize_t n;
+
+	file = file_open_root_mnt(mnt, name, O_RDONLY, 0);
+	if (IS_ERR(file))
+		return false;
+	n = kernel_read(file, buf, sizeof(buf) - 1, &pos);
+	fput(file);
+	lrutest_flush_fput();
+	return n > 0 && strstr(buf, word);
+}
+
 static int lrutest_cgroup_attach(struct vfsmount *mnt, const char *procs,
 				 struct task_struct *task)
 {
@@ -81,18 +99,23 @@ static void lrutest_memory_off(void *data)
 {
 	struct lrutest_memcg *cg = data;
 
-	lrutest_cgroup_write(cg->mnt, "cgroup.subtree_control", "-memory");
+	WARN_ON(lrutest_cgroup_write(cg->mnt, "cgroup.subtree_control", "-memory"));
 }
 
+/* Remove the test cgroup, found by name (kernfs leaves mkdir's dentry negative). */
 static void lrutest_cgroup_rmdir(void *data)
 {
 	struct lrutest_memcg *cg = data;
-	struct inode *dir = d_inode(cg->mnt->mnt_root);
+	struct dentry *root = cg->mnt->mnt_root, *d;
 
-	inode_lock_nested(dir, I_MUTEX_PARENT);
-	WARN_ON(vfs_rmdir(&nop_mnt_idmap, dir, cg->dir));
-	inode_unlock(dir);
-	dput(cg->dir);
+	inode_lock_nested(d_inode(root), I_MUTEX_PARENT);
+	d = lookup_one_len(LRUTEST_CGROUP, root, strlen(LRUTEST_CGROUP));
+	if (!WARN_ON(IS_ERR(d))) {
+		if (d_is_positive(d))
+			WARN_ON(vfs_rmdir(&nop_mnt_idmap, d_inode(root), d));
+		dput(d);
+	}
+	inode_unlock(d_inode(root));
 }
 
 static void lrutest_memcg_put(void *data)
@@ -179,10 +202,18 @@ struct lrutest_memcg *lrutest_memcg_create(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, cg);
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 
+	/*
+	 * The one cgroup2 hierarchy of the system: enable the memory
+	 * controller for the root's children unless it already is, and
+	 * leave it as it was.
+	 */
 	cg->mnt = lrutest_mount(test, "cgroup2");
-	err = lrutest_cgroup_write(cg->mnt, "cgroup.subtree_control", "+memory");
-	KUNIT_ASSERT_EQ_MSG(test, err, 0, "enable the memory controller");
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_memory_off, cg));
+	if (!lrutest_cgroup_has(cg->mnt, "cgroup.subtree_control", "memory")) {
+		err = lrutest_cgroup_write(cg->mnt, "cgroup.subtree_control", "+memory");
+		KUNIT_ASSERT_EQ_MSG(test, err, 0, "enable the memory controller");
+		KUNIT_ASSERT_EQ(test, 0,
+				kunit_add_action_or_reset(test, lrutest_memory_off, cg));
+	}
 
 	dir = d_inode(cg->mnt->mnt_root);
 	inode_lock_nested(dir, I_MUTEX_PARENT);
@@ -192,15 +223,14 @@ struct lrutest_memcg *lrutest_memcg_create(struct kunit *test)
 	if (!IS_ERR(d))
 		dput(d);
 	KUNIT_ASSERT_EQ_MSG(test, err, 0, "mkdir of the test cgroup");
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_cgroup_rmdir, cg));
 	/* kernfs leaves the mkdir dentry negative: look the new one up. */
 	d = lookup_one_len_unlocked(LRUTEST_CGROUP, cg->mnt->mnt_root,
 				    strlen(LRUTEST_CGROUP));
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_OR_NULL(d) || d_is_negative(d),
-			       "look up the test cgroup");
-	cg->dir = d;
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_cgroup_rmdir, cg));
-
-	css = css_tryget_online_from_dir(cg->dir, &memory_cgrp_subsys);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(d), "look up the test cgroup: %ld", PTR_ERR(d));
+	css = d_is_positive(d) ? css_tryget_online_from_dir(d, &memory_cgrp_subsys) :
+				 ERR_PTR(-ENOENT);
+	dput(d);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(css), "memory css of the test cgroup: %ld",
 			       PTR_ERR(css));
 	cg->memcg = mem_cgroup_from_css(css);
@@ -252,6 +282,8 @@ void lrutest_memcg_stat(struct lrutest_memcg *cg, struct lrutest_reclaim_stat *s
 	stat->steal_file = ev[PGSTEAL_FILE];
 	stat->pswpout = ev[PSWPOUT];
 	lrutest_memcg_flush(cg);
+	stat->scan_memcg = memcg_events(cg->memcg, PGSCAN_DIRECT);
+	stat->steal_memcg = memcg_events(cg->memcg, PGSTEAL_DIRECT);
 	stat->refill = memcg_events(cg->memcg, PGREFILL);
 	stat->activate = memcg_events(cg->memcg, PGACTIVATE);
 	stat->deactivate = memcg_events(cg->memcg, PGDEACTIVATE);
@@ -282,11 +314,24 @@ unsigned long lrutest_memcg_reclaim(struct lrutest_memcg *cg,
 					    swappiness < 0 ? NULL : &sw);
 }
 
-/* One line of the scan-balance and aging tables of the README. */
+/*
+ * One line of the scan-balance and aging tables of the README, and the
+ * check that the global scan and steal counts are the test memcg's own:
+ * no other reclaim ran meanwhile.
+ */
 void lrutest_memcg_log(struct kunit *test, const char *what,
 		       const struct lrutest_reclaim_stat *b,
 		       const struct lrutest_reclaim_stat *a)
 {
+	KUNIT_EXPECT_EQ_MSG(test, (a->scan_anon - b->scan_anon) + (a->scan_file - b->scan_file),
+			    a->scan_memcg - b->scan_memcg,
+			    "%s: global PGSCAN_ANON + PGSCAN_FILE against the memcg's PGSCAN_DIRECT",
+			    what);
+	KUNIT_EXPECT_EQ_MSG(test,
+			    (a->steal_anon - b->steal_anon) + (a->steal_file - b->steal_file),
+			    a->steal_memcg - b->steal_memcg,
+			    "%s: global PGSTEAL_ANON + PGSTEAL_FILE against the memcg's PGSTEAL_DIRECT",
+			    what);
 	kunit_info(test,
 		   "%s: scanned anon %lu file %lu, reclaimed anon %lu file %lu, swapped out %lu, refill %lu, activate %lu, deactivate %lu; lists ia %lu aa %lu if %lu af %lu\n",
 		   what, a->scan_anon - b->scan_anon, a->scan_file - b->scan_file,
@@ -488,10 +533,12 @@ void lrutest_swap_on(struct kunit *test)
  * A user access to the page at @addr, as the MMU reports it: the page is
  * faulted in if need be, then a read fault on the present PTE makes it
  * young (handle_mm_fault() -> pte_mkyoung()), which is what the accessed
- * bit of a real MMU records.  A fault that maps the page leaves the PTE old
- * here (pte_sw_mkyoung() is a no-op: hardware sets the bit on the access
- * that follows), hence the second fault.  No folio_mark_accessed(): that is
- * what a kernel-side lookup does, not a user access.
+ * bit of a real MMU records.  Whether the fault that maps a page leaves its
+ * PTE young depends on the architecture (UML's page protections carry
+ * _PAGE_ACCESSED; x86 hardware sets the bit on the access that follows the
+ * fault), so the second fault makes it young everywhere.  No
+ * folio_mark_accessed(): that is what a kernel-side lookup does, not a
+ * user access.
  */
 void lrutest_user_touch(struct kunit *test, unsigned long addr)
 {
@@ -526,6 +573,8 @@ int lrutest_memcg_lru_at(struct lrutest_memcg *cg, unsigned long addr,
 	struct folio *folio;
 	int lru = -ENOENT;
 
+	if (flags)
+		*flags = 0;
 	mmap_read_lock(current->mm);
 	vma = vma_lookup(current->mm, addr);
 	folio = vma ? folio_walk_start(&fw, vma, addr, 0) : NULL;
@@ -560,9 +609,10 @@ unsigned long lrutest_memcg_anon(struct kunit *test, unsigned long pages, bool c
 						       &mark, 1), 0UL, "store to page %lu", i);
 	for (i = 0; i < pages && !cold; i++)
 		lrutest_user_touch(test, addr + i * PAGE_SIZE);
+	/* MADV_COLD skips folios not on an LRU yet (still in a batch). */
+	lrutest_drain();
 	if (cold)
 		KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, pages * PAGE_SIZE,
 						 MADV_COLD), 0);
-	lrutest_drain();
 	return addr;
 }

@@ -17,7 +17,6 @@
 struct file;
 struct mem_cgroup;
 struct vfsmount;
-struct dentry;
 struct task_struct;
 
 /* hooks/swapfile.c: the swapon()/swapoff() syscall bodies. */
@@ -26,7 +25,6 @@ long lrutest_swapoff(const char __user *path);
 
 struct lrutest_memcg {
 	struct vfsmount *mnt;		/* the cgroup2 hierarchy */
-	struct dentry *dir;		/* the test's child cgroup */
 	struct mem_cgroup *memcg;	/* its memory controller */
 	struct lruvec *lruvec;		/* on the node the test runs on */
 	struct task_struct *owner;	/* a parked kthread in the cgroup */
@@ -35,14 +33,17 @@ struct lrutest_memcg {
 /*
  * Reclaim statistics of the test cgroup at one instant.  The list sizes are
  * the memcg's exact per-zone LRU sizes (what get_scan_count() reads); the
- * scan and steal counts are the global vm events, which on UML only the
- * test's reclaim moves; refill, activate and deactivate are the memcg's own.
+ * scan and steal counts per type are the global vm events (the memcg counts
+ * them only per reclaimer: lrutest_memcg_log() checks the two agree);
+ * refill, activate and deactivate are the memcg's own.
  */
 struct lrutest_reclaim_stat {
 	unsigned long lru[NR_LRU_LISTS];
 	unsigned long scan_anon, scan_file;	/* PGSCAN_ANON, PGSCAN_FILE */
 	unsigned long steal_anon, steal_file;	/* PGSTEAL_ANON, PGSTEAL_FILE */
 	unsigned long pswpout;			/* PSWPOUT */
+	unsigned long scan_memcg;		/* memcg PGSCAN_DIRECT */
+	unsigned long steal_memcg;		/* memcg PGSTEAL_DIRECT */
 	unsigned long refill;			/* memcg PGREFILL */
 	unsigned long activate;			/* memcg PGACTIVATE */
 	unsigned long deactivate;		/* memcg PGDEACTIVATE */

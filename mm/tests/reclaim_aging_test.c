@@ -119,7 +119,8 @@ static void reclaim_leaves_active_file_when_inactive_is_high(struct kunit *test)
  * With swap, anon is aged even when it is not reclaimed: at swappiness 0
  * memcg reclaim scans file only, but shrink_lruvec() still deactivates
  * active anon, SWAP_CLUSTER_MAX at a time, while inactive_is_low() holds:
- * from 64 active and 0 inactive (ratio 1 below 1 GB), exactly one batch.
+ * from 64 active and 0 inactive (ratio 1 below 1 GB), one batch (two if
+ * the memcg's statistics were not flushed in between).
  * No anon folio is reclaimed or scanned on the inactive list.
  */
 static void reclaim_ages_anon_at_swappiness_0_with_swap(struct kunit *test)
@@ -153,9 +154,16 @@ static void reclaim_ages_anon_at_swappiness_0_with_swap(struct kunit *test)
 	deactivated = a.deactivate - b.deactivate;
 	KUNIT_EXPECT_EQ_MSG(test, a.scan_anon - b.scan_anon, 0UL, "PGSCAN_ANON");
 	KUNIT_EXPECT_EQ_MSG(test, a.steal_anon - b.steal_anon, 0UL, "PGSTEAL_ANON");
-	/* 64 active, 0 inactive, ratio 1: one batch of 32 makes 32 = 32, not low. */
-	KUNIT_EXPECT_EQ_MSG(test, deactivated, TO_RECLAIM,
-			    "PGDEACTIVATE: one SWAP_CLUSTER_MAX batch of anon aging");
+	/*
+	 * 64 active, 0 inactive, ratio 1: one batch of 32 makes 32 = 32, not
+	 * low.  Reclaim reads the memcg's sizes for inactive_is_low() from
+	 * its rstat-flushed statistics, flushed during reclaim only if the
+	 * periodic flusher is late: unflushed, the next shrink_lruvec() still
+	 * sees 0 : 64 and ages a second batch.  Either way whole batches.
+	 */
+	KUNIT_EXPECT_TRUE_MSG(test, deactivated == TO_RECLAIM || deactivated == 2 * TO_RECLAIM,
+			      "PGDEACTIVATE %lu: not one or two SWAP_CLUSTER_MAX batches of anon aging",
+			      deactivated);
 	KUNIT_EXPECT_EQ(test, a.refill - b.refill, deactivated);
 	KUNIT_EXPECT_EQ(test, a.lru[LRU_INACTIVE_ANON], deactivated);
 	KUNIT_EXPECT_EQ(test, a.lru[LRU_ACTIVE_ANON], nr_anon - deactivated);
@@ -267,13 +275,19 @@ static void reclaim_keeps_file_used_once_then_activates_or_evicts(struct kunit *
 				      "folio %lu used once: PG_referenced", i);
 	}
 
-	/* Second round: the even ones are used again; reclaim all else. */
+	/*
+	 * Second round: the even ones are used again.  The rest of the cache
+	 * is dropped and 64 new unused folios are read in behind the mapped
+	 * ones, so reclaim meets all 16 first and its target with the new.
+	 */
 	invalidate_mapping_pages(file->f_mapping, cache_at, -1);
+	lrutest_memcg_read(test, cg, file, cache_at, 2 * TO_RECLAIM, 1);
 	for (i = 0; i < nr_mapped; i += 2)
 		lrutest_user_touch(test, addr + i * PAGE_SIZE);
+	lrutest_drain();
 	lrutest_memcg_stat(cg, &b);
-	KUNIT_ASSERT_EQ(test, b.lru[LRU_INACTIVE_FILE], nr_mapped);
-	reclaimed = lrutest_memcg_reclaim(cg, nr_mapped / 2, -1);
+	KUNIT_ASSERT_EQ(test, b.lru[LRU_INACTIVE_FILE], nr_mapped + 2 * TO_RECLAIM);
+	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, -1);
 	lrutest_memcg_stat(cg, &a);
 	lrutest_memcg_log(test, "file mapped once, second round", &b, &a);
 	for (i = 0; i < nr_mapped; i++) {
@@ -287,7 +301,8 @@ static void reclaim_keeps_file_used_once_then_activates_or_evicts(struct kunit *
 					    "folio %lu used once, after the second round", i);
 	}
 	KUNIT_EXPECT_EQ(test, a.activate - b.activate, nr_mapped / 2);
-	KUNIT_EXPECT_EQ(test, a.steal_file - b.steal_file, nr_mapped / 2);
+	KUNIT_EXPECT_GE(test, reclaimed, TO_RECLAIM);
+	KUNIT_EXPECT_EQ(test, a.steal_file - b.steal_file, reclaimed);
 	lrutest_vm_end(test);
 }
 

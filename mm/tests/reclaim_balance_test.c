@@ -88,6 +88,8 @@ static void reclaim_scan_balance_follows_swap_and_swappiness(struct kunit *test)
 
 	if (row->swap)
 		lrutest_swap_on(test);
+	else
+		KUNIT_ASSERT_EQ_MSG(test, total_swap_pages, 0L, "swap left on by an earlier case");
 	cg = lrutest_memcg_create(test);
 	file = lrutest_ramdisk(test, 1);
 	lrutest_memcg_anon(test, NR_ANON, true);
