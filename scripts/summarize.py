@@ -5,6 +5,9 @@
 Usage: summarize.py RESULTS_DIR...  Prints one line per folder and a last
 line "N passed, N failed, N skipped".  A folder without results.json (the
 build or the boot broke) counts as one failure.  Exits 1 on any failure.
+
+summarize.py --failed RESULTS_DIR... prints the failed cases instead, one
+per line, as suite.case or suite.case/parameter (scripts/mutate's matrix).
 """
 import json
 import os
@@ -17,6 +20,28 @@ def leaves(group):
         yield case.get("status", "FAIL")
     for sub in group.get("sub_groups", []):
         yield from leaves(sub)
+
+
+def failed(group, path):
+    """Yield the full name of each failed leaf case."""
+    for case in group.get("test_cases", []):
+        if case.get("status", "FAIL") == "FAIL":
+            yield "/".join(path + [case.get("name", "?")])
+    for sub in group.get("sub_groups", []):
+        yield from failed(sub, path + [sub.get("name", "?")])
+
+
+def list_failed(dirs):
+    for d in dirs:
+        try:
+            with open(os.path.join(d, "results.json")) as f:
+                data = json.load(f)
+        except (OSError, ValueError):
+            continue
+        for suite in data.get("sub_groups", []):
+            for name in failed(suite, []):
+                print(f"{suite.get('name', '?')}.{name}")
+    return 0
 
 
 def main(dirs):
@@ -46,4 +71,6 @@ def main(dirs):
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--failed"]:
+        sys.exit(list_failed(sys.argv[2:]))
     sys.exit(main(sys.argv[1:]))
