@@ -353,6 +353,17 @@ int lrutest_memcg_find(struct lrutest_memcg *cg, struct folio *folio)
 	return lru;
 }
 
+/* Pages threaded on the lists of @lru of the test memcg, walked under its lock. */
+unsigned long lrutest_memcg_walk(struct lrutest_memcg *cg, enum lru_list lru)
+{
+	unsigned long pages;
+
+	spin_lock_irq(&cg->lruvec->lru_lock);
+	pages = lrutest_walk_pages(cg->lruvec, lru);
+	spin_unlock_irq(&cg->lruvec->lru_lock);
+	return pages;
+}
+
 /* inactive_is_low() of the test memcg's lruvec, on exact statistics. */
 bool lrutest_memcg_inactive_is_low(struct lrutest_memcg *cg, enum lru_list lru)
 {

@@ -58,6 +58,7 @@ void lrutest_memcg_log(struct kunit *test, const char *what,
 		       const struct lrutest_reclaim_stat *before,
 		       const struct lrutest_reclaim_stat *after);
 int lrutest_memcg_find(struct lrutest_memcg *cg, struct folio *folio);
+unsigned long lrutest_memcg_walk(struct lrutest_memcg *cg, enum lru_list lru);
 int lrutest_memcg_lru_at(struct lrutest_memcg *cg, unsigned long addr,
 			 unsigned long *flags);
 bool lrutest_memcg_inactive_is_low(struct lrutest_memcg *cg, enum lru_list lru);

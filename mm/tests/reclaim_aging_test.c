@@ -26,17 +26,6 @@
 
 #define TO_RECLAIM	32UL	/* SWAP_CLUSTER_MAX */
 
-/* Pages on the lists of @lru of the test memcg, walked under its lock. */
-static unsigned long walked(struct lrutest_memcg *cg, enum lru_list lru)
-{
-	unsigned long pages;
-
-	spin_lock_irq(&cg->lruvec->lru_lock);
-	pages = lrutest_walk_pages(cg->lruvec, lru);
-	spin_unlock_irq(&cg->lruvec->lru_lock);
-	return pages;
-}
-
 /*
  * Only active file folios: the inactive file list is low, so reclaim ages
  * the active list.  Every folio it takes off the active list (PGREFILL) is
@@ -74,8 +63,8 @@ static void reclaim_deactivates_file_when_inactive_is_low(struct kunit *test)
 			    "deactivated pages are inactive or reclaimed");
 	KUNIT_EXPECT_EQ(test, a.steal_file - b.steal_file, reclaimed);
 	KUNIT_EXPECT_EQ(test, a.activate - b.activate, 0UL);
-	KUNIT_EXPECT_EQ(test, walked(cg, LRU_ACTIVE_FILE), a.lru[LRU_ACTIVE_FILE]);
-	KUNIT_EXPECT_EQ(test, walked(cg, LRU_INACTIVE_FILE), a.lru[LRU_INACTIVE_FILE]);
+	KUNIT_EXPECT_EQ(test, lrutest_memcg_walk(cg, LRU_ACTIVE_FILE), a.lru[LRU_ACTIVE_FILE]);
+	KUNIT_EXPECT_EQ(test, lrutest_memcg_walk(cg, LRU_INACTIVE_FILE), a.lru[LRU_INACTIVE_FILE]);
 	lrutest_vm_end(test);
 }
 
@@ -109,7 +98,7 @@ static void reclaim_leaves_active_file_when_inactive_is_high(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, a.refill - b.refill, 0UL, "PGREFILL: active list aged");
 	KUNIT_EXPECT_EQ(test, a.deactivate - b.deactivate, 0UL);
 	KUNIT_EXPECT_EQ(test, a.lru[LRU_ACTIVE_FILE], nr_active);
-	KUNIT_EXPECT_EQ(test, walked(cg, LRU_ACTIVE_FILE), nr_active);
+	KUNIT_EXPECT_EQ(test, lrutest_memcg_walk(cg, LRU_ACTIVE_FILE), nr_active);
 	KUNIT_EXPECT_EQ(test, a.lru[LRU_INACTIVE_FILE], nr_inactive - reclaimed);
 	KUNIT_EXPECT_EQ(test, a.steal_file - b.steal_file, reclaimed);
 	lrutest_vm_end(test);
@@ -167,8 +156,8 @@ static void reclaim_ages_anon_at_swappiness_0_with_swap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a.refill - b.refill, deactivated);
 	KUNIT_EXPECT_EQ(test, a.lru[LRU_INACTIVE_ANON], deactivated);
 	KUNIT_EXPECT_EQ(test, a.lru[LRU_ACTIVE_ANON], nr_anon - deactivated);
-	KUNIT_EXPECT_EQ(test, walked(cg, LRU_INACTIVE_ANON) + walked(cg, LRU_ACTIVE_ANON),
-			nr_anon);
+	KUNIT_EXPECT_EQ(test, lrutest_memcg_walk(cg, LRU_INACTIVE_ANON) +
+			lrutest_memcg_walk(cg, LRU_ACTIVE_ANON), nr_anon);
 	KUNIT_EXPECT_FALSE_MSG(test, lrutest_memcg_inactive_is_low(cg, LRU_INACTIVE_ANON),
 			       "inactive anon still low after aging");
 	lrutest_vm_end(test);
@@ -223,7 +212,7 @@ static void reclaim_spares_used_anon_and_evicts_unused(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, a.scan_anon - b.scan_anon, nr + reclaimed,
 			    "PGSCAN_ANON: every used folio once, then the unused ones reclaimed");
 	KUNIT_EXPECT_EQ_MSG(test, a.activate - b.activate, 0UL, "PGACTIVATE");
-	KUNIT_EXPECT_EQ(test, walked(cg, LRU_INACTIVE_ANON), 2 * nr - reclaimed);
+	KUNIT_EXPECT_EQ(test, lrutest_memcg_walk(cg, LRU_INACTIVE_ANON), 2 * nr - reclaimed);
 	lrutest_vm_end(test);
 }
 

@@ -53,17 +53,6 @@ static const struct balance_row balance_rows[] = {
 
 KUNIT_ARRAY_PARAM_DESC(balance, balance_rows, desc);
 
-static unsigned long anon_walked(struct lrutest_memcg *cg)
-{
-	unsigned long pages;
-
-	spin_lock_irq(&cg->lruvec->lru_lock);
-	pages = lrutest_walk_pages(cg->lruvec, LRU_INACTIVE_ANON) +
-		lrutest_walk_pages(cg->lruvec, LRU_ACTIVE_ANON);
-	spin_unlock_irq(&cg->lruvec->lru_lock);
-	return pages;
-}
-
 static unsigned long anon_pages(const struct lrutest_reclaim_stat *s)
 {
 	return s->lru[LRU_INACTIVE_ANON] + s->lru[LRU_ACTIVE_ANON];
@@ -127,7 +116,8 @@ static void reclaim_scan_balance_follows_swap_and_swappiness(struct kunit *test)
 			    after.steal_anon - before.steal_anon,
 			    "anon pages reclaimed are the pages swapped out");
 	if (!row->anon_scanned) {
-		KUNIT_EXPECT_EQ_MSG(test, anon_walked(cg), NR_ANON,
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_memcg_walk(cg, LRU_INACTIVE_ANON) +
+				    lrutest_memcg_walk(cg, LRU_ACTIVE_ANON), NR_ANON,
 				    "anon pages still on the memcg's anon lists, walked");
 		KUNIT_EXPECT_EQ(test, after.lru[LRU_INACTIVE_ANON], NR_ANON);
 	}
