@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the contract of the per-CPU lru_add batch, checked where
+ * the kernel says it holds, with no drain by the test in between:
+ * folio_add_lru() of a small folio leaves it in this CPU's batch (off every
+ * list, PG_lru clear, the batch holding a reference) until lru_add_drain()
+ * moves it; a large folio (folio_may_be_lru_cached() false) and any folio
+ * while lru_cache_disable() is in force go to their list at once.  The
+ * folios are the test's own, on the machine's LRU.
+ */
+#include <kunit/resource.h>
+#include <kunit/test.h>
+#include <linux/mm.h>
+#include <linux/mm_inline.h>
+#include <linux/swap.h>
+
+#include "lrutest.h"
+#include "lrutest_mlock.h"
+
+struct batch_row {
+	const char *desc;
+	unsigned int order;
+	bool batched;		/* expected: waits in the batch until the drain */
+};
+
+static const struct batch_row batch_rows[] = {
+	{ "order 0: batched", 0, true },
+	{ "order 2: listed at once", 2, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(batch, batch_rows, desc);
+
+/* Listed on the inactive anon list (walked) and PG_lru, or neither. */
+static void expect_listed(struct kunit *test, struct folio *folio, bool listed,
+			  const char *step)
+{
+	KUNIT_EXPECT_EQ_MSG(test, folio_test_lru(folio), listed, "%s: PG_lru", step);
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(folio),
+			    listed ? (int)LRU_INACTIVE_ANON : LRUTEST_NOT_LISTED,
+			    "%s: the list it is threaded on", step);
+}
+
+/*
+ * folio_add_lru(), then the state right after the call, then after
+ * lru_add_drain(): the batch holds one reference while it holds the folio,
+ * the list none.
+ */
+static void folio_add_lru_batches_small_folios_until_the_drain(struct kunit *test)
+{
+	const struct batch_row *row = test->param_value;
+	struct folio *folio;
+	int refs;
+
+	lru_add_drain();
+	folio = lrutest_real_folio(test, row->order, LRUTEST_ANON, false);
+	refs = folio_ref_count(folio);
+
+	folio_add_lru(folio);
+	expect_listed(test, folio, !row->batched, "right after folio_add_lru()");
+	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), refs + (row->batched ? 1 : 0),
+			    "references right after folio_add_lru()");
+
+	lru_add_drain();
+	expect_listed(test, folio, true, "after lru_add_drain()");
+	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), refs,
+			    "references after lru_add_drain()");
+}
+
+static void lrutest_lru_cache_enable(void *unused)
+{
+	lru_cache_enable();
+}
+
+/* With the LRU cache disabled nothing is batched: listed at once. */
+static void folio_add_lru_lists_at_once_while_lru_cache_disabled(struct kunit *test)
+{
+	struct folio *folio;
+	int refs;
+
+	folio = lrutest_real_folio(test, 0, LRUTEST_ANON, false);
+	refs = folio_ref_count(folio);
+	lru_cache_disable();
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_lru_cache_enable, NULL));
+
+	folio_add_lru(folio);
+	expect_listed(test, folio, true, "right after folio_add_lru(), LRU cache disabled");
+	KUNIT_EXPECT_EQ(test, folio_ref_count(folio), refs);
+}
+
+static struct kunit_case lru_batch_cases[] = {
+	KUNIT_CASE_PARAM(folio_add_lru_batches_small_folios_until_the_drain,
+			 batch_gen_params),
+	KUNIT_CASE(folio_add_lru_lists_at_once_while_lru_cache_disabled),
+	{}
+};
+
+static struct kunit_suite lru_batch_suite = {
+	.name = "mm_lru_batch",
+	.test_cases = lru_batch_cases,
+};
+
+kunit_test_suite(lru_batch_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the per-CPU lru_add batch contract");
+MODULE_LICENSE("GPL");
