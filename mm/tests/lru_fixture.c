@@ -22,7 +22,6 @@
 #include "lrutest.h"
 
 /* Bound on a list walk: a corrupted list must fail a case, not hang it. */
-#define LRUTEST_WALK_MAX	BIT(20)
 
 const char *const lrutest_lru_names[NR_LRU_LISTS] = {
 	[LRU_INACTIVE_ANON]	= "inactive_anon",

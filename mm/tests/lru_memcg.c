@@ -30,6 +30,7 @@
 #include <linux/major.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
+#include <linux/mm_inline.h>
 #include <linux/mman.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
@@ -122,16 +123,15 @@ static void lrutest_memcg_put(void *data)
 {
 	struct lrutest_memcg *cg = data;
 	struct kunit *test = kunit_get_current_test();
-
+	struct lrutest_reclaim_stat stat;
 	enum lru_list lru;
-	int zid;
 
 	/* Not the page counter: it also holds the per-CPU charge stock. */
+	lrutest_memcg_stat(cg, &stat);
 	for_each_lru(lru)
-		for (zid = 0; zid < MAX_NR_ZONES && test; zid++)
-			KUNIT_EXPECT_EQ_MSG(test,
-					    mem_cgroup_get_zone_lru_size(cg->lruvec, lru, zid),
-					    0UL, "%s of the test memcg at its removal",
+		if (test)
+			KUNIT_EXPECT_EQ_MSG(test, stat.lru[lru], 0UL,
+					    "%s of the test memcg at its removal",
 					    lrutest_lru_names[lru]);
 	css_put(&cg->memcg->css);
 }
@@ -258,6 +258,38 @@ struct lrutest_memcg *lrutest_memcg_create(struct kunit *test)
 	return cg;
 }
 
+/**
+ * lrutest_memcg_classic_init - suite init of the classic-LRU reclaim suites
+ * @test: the test case
+ *
+ * Skips when the multi-gen LRU is enabled: memcg reclaim then runs
+ * lru_gen_shrink_lruvec() instead of get_scan_count() and shrink_list(),
+ * and there are no active and inactive lists to balance or age.
+ */
+int lrutest_memcg_classic_init(struct kunit *test)
+{
+	if (lru_gen_enabled())
+		kunit_skip(test,
+			   "the multi-gen LRU is enabled: memcg reclaim runs lru_gen_shrink_lruvec(), not shrink_list() on active/inactive lists (mm_reclaim_mglru)");
+	return lrutest_vm_init(test);
+}
+
+/**
+ * lrutest_memcg_mglru_init - suite init of the multi-gen LRU reclaim suite
+ * @test: the test case
+ *
+ * Skips when the multi-gen LRU is off (not built, or not enabled): reclaim
+ * then has no generations to age or evict.
+ */
+int lrutest_memcg_mglru_init(struct kunit *test)
+{
+	if (!lru_gen_enabled())
+		kunit_skip(test,
+			   "the multi-gen LRU is %s: no generations to age or evict (mm_reclaim_balance, mm_reclaim_aging)",
+			   IS_ENABLED(CONFIG_LRU_GEN) ? "not enabled" : "not built");
+	return lrutest_vm_init(test);
+}
+
 /* Fold the memcg's per-CPU statistics in, so that they are exact now. */
 static void lrutest_memcg_flush(struct lrutest_memcg *cg)
 {
@@ -270,8 +302,19 @@ void lrutest_memcg_stat(struct lrutest_memcg *cg, struct lrutest_reclaim_stat *s
 	enum lru_list lru;
 	int zid;
 
+	lrutest_memcg_flush(cg);
 	for_each_lru(lru) {
 		stat->lru[lru] = 0;
+		/*
+		 * The multi-gen LRU keeps no per-zone sizes in the memcg
+		 * (lru_gen_update_size() calls __update_lru_size() only): its
+		 * sizes are the lruvec statistics, split active/inactive as
+		 * lru_gen_is_active() says, exact after the flush above.
+		 */
+		if (lru_gen_enabled()) {
+			stat->lru[lru] = lruvec_page_state(cg->lruvec, NR_LRU_BASE + lru);
+			continue;
+		}
 		for (zid = 0; zid < MAX_NR_ZONES; zid++)
 			stat->lru[lru] += mem_cgroup_get_zone_lru_size(cg->lruvec, lru, zid);
 	}
@@ -281,7 +324,6 @@ void lrutest_memcg_stat(struct lrutest_memcg *cg, struct lrutest_reclaim_stat *s
 	stat->steal_anon = ev[PGSTEAL_ANON];
 	stat->steal_file = ev[PGSTEAL_FILE];
 	stat->pswpout = ev[PSWPOUT];
-	lrutest_memcg_flush(cg);
 	stat->scan_memcg = memcg_events(cg->memcg, PGSCAN_DIRECT);
 	stat->steal_memcg = memcg_events(cg->memcg, PGSTEAL_DIRECT);
 	stat->refill = memcg_events(cg->memcg, PGREFILL);
@@ -626,4 +668,65 @@ unsigned long lrutest_memcg_anon(struct kunit *test, unsigned long pages, bool c
 		KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, pages * PAGE_SIZE,
 						 MADV_COLD), 0);
 	return addr;
+}
+
+#ifdef CONFIG_LRU_GEN
+/* The age of the generation @folio is threaded on (0: youngest), by walking. */
+static int lrutest_memcg_gen_of(struct lrutest_memcg *cg, struct folio *folio)
+{
+	struct lru_gen_folio *lrugen = &cg->lruvec->lrugen;
+	int type = folio_is_file_lru(folio), zone, n;
+	unsigned long seq;
+	struct folio *f;
+
+	for (seq = lrugen->max_seq; seq + 1 > lrugen->min_seq[type]; seq--) {
+		for (zone = 0; zone < MAX_NR_ZONES; zone++) {
+			n = 0;
+			list_for_each_entry(f, &lrugen->folios[lru_gen_from_seq(seq)][type][zone],
+					    lru) {
+				if (++n > LRUTEST_WALK_MAX)
+					break;
+				if (f == folio)
+					return lrugen->max_seq - seq;
+			}
+		}
+		if (!seq)
+			break;
+	}
+	return LRUTEST_NOT_LISTED;
+}
+#endif
+
+/**
+ * lrutest_memcg_gen_at - the generation of the folio mapped at @addr
+ * @cg: the test memcg
+ * @addr: a user address in the current mm
+ *
+ * Returns how many generations the folio is older than the youngest of
+ * the test memcg's lruvec (0: in max_seq), found by walking the generation
+ * lists between min_seq and max_seq under the LRU lock;
+ * LRUTEST_NOT_LISTED if it is on none of them (or the multi-gen LRU is
+ * off), -ENOENT if nothing is mapped at @addr.  No reference is taken.
+ */
+int lrutest_memcg_gen_at(struct lrutest_memcg *cg, unsigned long addr)
+{
+	struct vm_area_struct *vma;
+	struct folio_walk fw;
+	struct folio *folio;
+	int age = -ENOENT;
+
+	mmap_read_lock(current->mm);
+	vma = vma_lookup(current->mm, addr);
+	folio = vma ? folio_walk_start(&fw, vma, addr, 0) : NULL;
+	if (folio) {
+		age = LRUTEST_NOT_LISTED;
+#ifdef CONFIG_LRU_GEN
+		spin_lock_irq(&cg->lruvec->lru_lock);
+		age = lrutest_memcg_gen_of(cg, folio);
+		spin_unlock_irq(&cg->lruvec->lru_lock);
+#endif
+		folio_walk_end(&fw, vma);
+	}
+	mmap_read_unlock(current->mm);
+	return age;
 }

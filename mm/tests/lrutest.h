@@ -36,6 +36,9 @@ int lrutest_find_folio(struct lruvec *lruvec, struct folio *folio);
 unsigned long lrutest_node_pages(struct lrutest_node *node, enum lru_list lru);
 unsigned long lrutest_zone_pages(struct lrutest_node *node, enum lru_list lru);
 
+/* A list walk stops after this many entries (a corrupted list). */
+#define LRUTEST_WALK_MAX	BIT(20)
+
 /* Not found on any list that can be walked. */
 #define LRUTEST_NOT_LISTED	(-1)
 

@@ -49,6 +49,8 @@ struct lrutest_reclaim_stat {
 	unsigned long deactivate;		/* memcg PGDEACTIVATE */
 };
 
+int lrutest_memcg_classic_init(struct kunit *test);
+int lrutest_memcg_mglru_init(struct kunit *test);
 struct lrutest_memcg *lrutest_memcg_create(struct kunit *test);
 void lrutest_memcg_stat(struct lrutest_memcg *cg,
 			struct lrutest_reclaim_stat *stat);
@@ -61,6 +63,7 @@ int lrutest_memcg_find(struct lrutest_memcg *cg, struct folio *folio);
 unsigned long lrutest_memcg_walk(struct lrutest_memcg *cg, enum lru_list lru);
 int lrutest_memcg_lru_at(struct lrutest_memcg *cg, unsigned long addr,
 			 unsigned long *flags);
+int lrutest_memcg_gen_at(struct lrutest_memcg *cg, unsigned long addr);
 bool lrutest_memcg_inactive_is_low(struct lrutest_memcg *cg, enum lru_list lru);
 
 void lrutest_memcg_read(struct kunit *test, struct lrutest_memcg *cg,

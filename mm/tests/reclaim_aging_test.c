@@ -306,7 +306,7 @@ static struct kunit_case reclaim_aging_cases[] = {
 
 static struct kunit_suite reclaim_aging_suite = {
 	.name = "mm_reclaim_aging",
-	.init = lrutest_vm_init,
+	.init = lrutest_memcg_classic_init,
 	.test_cases = reclaim_aging_cases,
 };
 

@@ -26,7 +26,7 @@
 #include "lrutest_mlock.h"
 
 #define NR_ANON		128UL
-#define NR_FILE		128UL
+#define NR_CACHE		128UL
 #define TO_RECLAIM	32UL	/* SWAP_CLUSTER_MAX: the least memcg reclaim asks */
 
 struct balance_row {
@@ -82,13 +82,13 @@ static void reclaim_scan_balance_follows_swap_and_swappiness(struct kunit *test)
 	cg = lrutest_memcg_create(test);
 	file = lrutest_ramdisk(test, 1);
 	lrutest_memcg_anon(test, NR_ANON, true);
-	lrutest_memcg_read(test, cg, file, 0, NR_FILE, 2);
+	lrutest_memcg_read(test, cg, file, 0, NR_CACHE, 2);
 	lrutest_drain();
 
 	lrutest_memcg_stat(cg, &before);
 	KUNIT_ASSERT_EQ_MSG(test, before.lru[LRU_INACTIVE_ANON], NR_ANON,
 			    "set up: faulted anon on the inactive anon list");
-	KUNIT_ASSERT_EQ_MSG(test, before.lru[LRU_ACTIVE_FILE], NR_FILE,
+	KUNIT_ASSERT_EQ_MSG(test, before.lru[LRU_ACTIVE_FILE], NR_CACHE,
 			    "set up: page cache read twice on the active file list");
 	KUNIT_ASSERT_EQ(test, before.lru[LRU_INACTIVE_FILE], 0UL);
 
@@ -122,7 +122,7 @@ static void reclaim_scan_balance_follows_swap_and_swappiness(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, after.lru[LRU_INACTIVE_ANON], NR_ANON);
 	}
 	if (!row->file_scanned)
-		KUNIT_EXPECT_EQ_MSG(test, after.lru[LRU_ACTIVE_FILE], NR_FILE,
+		KUNIT_EXPECT_EQ_MSG(test, after.lru[LRU_ACTIVE_FILE], NR_CACHE,
 				    "active file pages after reclaim that scans no file");
 	lrutest_vm_end(test);
 }
@@ -135,7 +135,7 @@ static struct kunit_case reclaim_balance_cases[] = {
 
 static struct kunit_suite reclaim_balance_suite = {
 	.name = "mm_reclaim_balance",
-	.init = lrutest_vm_init,
+	.init = lrutest_memcg_classic_init,
 	.test_cases = reclaim_balance_cases,
 };
 

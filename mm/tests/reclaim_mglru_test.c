@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of reclaim on the multi-gen LRU, through the kernel's memcg
+ * reclaim entry on a memory cgroup that holds the test's folios alone
+ * (lru_memcg.c): try_to_free_mem_cgroup_pages() -> lru_gen_shrink_lruvec()
+ * -> try_to_shrink_lruvec(), aging (try_to_inc_max_seq()) and eviction
+ * (evict_folios()) as in production.
+ *
+ * What Documentation/mm/multigen_lru.rst promises, and the cases check:
+ * - "clean file pages can be evicted regardless of swap constraints": the
+ *   oldest generation of each type is tracked apart (min_seq[]), and with
+ *   no swap, or swappiness 0, eviction takes file folios only and leaves
+ *   every anon folio on its generation list (the article's first claim);
+ * - "The aging promotes hot pages to the youngest generation when it finds
+ *   them accessed through page tables": a folio with a young PTE is moved
+ *   up, not evicted, while unused folios of the same generation are (the
+ *   multi-gen version of the second chance).
+ *
+ * The suite skips unless the multi-gen LRU is enabled (the "mglru" boots).
+ */
+#include <kunit/test.h>
+#include <linux/mm.h>
+#include <linux/mm_inline.h>
+#include <linux/swap.h>
+
+#include "lrutest.h"
+#include "lrutest_memcg.h"
+#include "lrutest_mlock.h"
+
+#define NR_ANON		128UL
+#define NR_CACHE		128UL
+#define NR_USED		64UL
+#define TO_RECLAIM	32UL	/* SWAP_CLUSTER_MAX: the least memcg reclaim asks */
+
+struct mglru_type_row {
+	const char *desc;
+	bool swap;
+	int swappiness;
+	bool cache;		/* 128 page cache folios beside the anon ones */
+	bool anon_scanned;	/* expected: PGSCAN_ANON moves */
+};
+
+/*
+ * Without swap (or at swappiness 0) anon cannot be evicted and eviction
+ * must not look at it, even with nothing else to evict.  With swap and
+ * MAX_SWAPPINESS, eviction "first compares min_seq[] to select the older
+ * type": page cache read in (min_seq + 1, or min_seq) is older than anon
+ * just faulted (the youngest generations), so file goes first whatever
+ * the swappiness; with no page cache, anon is scanned.
+ */
+static const struct mglru_type_row mglru_type_rows[] = {
+	{ "no swap, swappiness 60", false, 60, true, false },
+	{ "no swap, swappiness 200", false, 200, true, false },
+	{ "no swap, swappiness 200, no page cache", false, 200, false, false },
+	{ "swap, swappiness 0", true, 0, true, false },
+	{ "swap, swappiness 200", true, 200, true, false },
+	{ "swap, swappiness 200, no page cache", true, 200, false, true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(mglru_type, mglru_type_rows, desc);
+
+static unsigned long anon_pages(const struct lrutest_reclaim_stat *s)
+{
+	return s->lru[LRU_INACTIVE_ANON] + s->lru[LRU_ACTIVE_ANON];
+}
+
+static unsigned long file_pages(const struct lrutest_reclaim_stat *s)
+{
+	return s->lru[LRU_INACTIVE_FILE] + s->lru[LRU_ACTIVE_FILE];
+}
+
+/* Anon pages on the test memcg's generation lists, walked. */
+static unsigned long anon_walked(struct lrutest_memcg *cg)
+{
+	return lrutest_memcg_walk(cg, LRU_INACTIVE_ANON) +
+	       lrutest_memcg_walk(cg, LRU_ACTIVE_ANON);
+}
+
+/*
+ * 128 anon folios left unused since they were written, and 128 page cache
+ * folios read twice if the row says so; one reclaim of 32 at the row's
+ * swappiness: anon is scanned only if the row says so, and what is
+ * reclaimed leaves the lists.
+ */
+static void mglru_eviction_type_follows_swap_and_swappiness(struct kunit *test)
+{
+	const struct mglru_type_row *row = test->param_value;
+	struct lrutest_reclaim_stat b, a;
+	unsigned long reclaimed, scan_anon;
+	struct lrutest_memcg *cg;
+	struct file *file;
+
+	if (row->swap)
+		lrutest_swap_on(test);
+	else
+		KUNIT_ASSERT_EQ_MSG(test, total_swap_pages, 0L, "swap left on by an earlier case");
+	cg = lrutest_memcg_create(test);
+	file = lrutest_ramdisk(test, 1);
+	lrutest_memcg_anon(test, NR_ANON, true);
+	if (row->cache)
+		lrutest_memcg_read(test, cg, file, 0, NR_CACHE, 2);
+	lrutest_drain();
+
+	lrutest_memcg_stat(cg, &b);
+	KUNIT_ASSERT_EQ_MSG(test, anon_pages(&b), NR_ANON, "set up: anon pages of the memcg");
+	KUNIT_ASSERT_EQ_MSG(test, anon_walked(cg), NR_ANON,
+			    "set up: anon pages on the generation lists, walked");
+	KUNIT_ASSERT_EQ_MSG(test, file_pages(&b), row->cache ? NR_CACHE : 0,
+			    "set up: file pages of the memcg");
+
+	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, row->swappiness);
+	lrutest_memcg_stat(cg, &a);
+	lrutest_memcg_log(test, row->desc, &b, &a);
+
+	scan_anon = a.scan_anon - b.scan_anon;
+	if (row->cache || row->anon_scanned)
+		KUNIT_EXPECT_GE_MSG(test, reclaimed, TO_RECLAIM, "reclaimed");
+	else
+		KUNIT_EXPECT_EQ_MSG(test, reclaimed, 0UL, "nothing evictable, nothing reclaimed");
+	KUNIT_EXPECT_EQ_MSG(test, scan_anon != 0, row->anon_scanned,
+			    "anon scanned: %lu pages", scan_anon);
+	KUNIT_EXPECT_EQ_MSG(test, (a.steal_anon - b.steal_anon) + (a.steal_file - b.steal_file),
+			    reclaimed, "PGSTEAL_ANON + PGSTEAL_FILE against what reclaim returned");
+	KUNIT_EXPECT_EQ_MSG(test, anon_pages(&b) - anon_pages(&a), a.steal_anon - b.steal_anon,
+			    "anon pages gone from the memcg's generations against PGSTEAL_ANON");
+	KUNIT_EXPECT_EQ_MSG(test, file_pages(&b) - file_pages(&a), a.steal_file - b.steal_file,
+			    "file pages gone from the memcg's generations against PGSTEAL_FILE");
+	KUNIT_EXPECT_EQ_MSG(test, a.pswpout - b.pswpout, a.steal_anon - b.steal_anon,
+			    "anon pages reclaimed are the pages swapped out");
+	if (!row->anon_scanned) {
+		KUNIT_EXPECT_EQ_MSG(test, anon_walked(cg), NR_ANON,
+				    "anon pages still on the memcg's generation lists, walked");
+		KUNIT_EXPECT_EQ_MSG(test, a.steal_file - b.steal_file, reclaimed,
+				    "everything reclaimed was file");
+	}
+	lrutest_vm_end(test);
+}
+
+/*
+ * 128 anon folios made cold together (MADV_COLD: one generation, accessed
+ * bits clear), then the first 64 used again (young PTEs).  The used ones
+ * went to the generation first, so they are the first an LRU that ignored
+ * accesses would evict.  Reclaim of 32 with swap, at MAX_SWAPPINESS:
+ * every used folio is kept, mapped and listed in the youngest generation
+ * (the aging found its young PTE), younger than every unused folio left;
+ * what is reclaimed is unused, swapped out.
+ */
+static void mglru_reclaim_promotes_used_anon_and_evicts_unused(struct kunit *test)
+{
+	struct lrutest_reclaim_stat b, a;
+	unsigned long addr, i, reclaimed, used_kept = 0, unused_gone = 0;
+	int age, oldest_used = -1, youngest_unused = INT_MAX;
+	struct lrutest_memcg *cg;
+
+	lrutest_swap_on(test);
+	cg = lrutest_memcg_create(test);
+	addr = lrutest_memcg_anon(test, NR_ANON, true);
+	for (i = 0; i < NR_USED; i++)
+		lrutest_user_touch(test, addr + i * PAGE_SIZE);
+	lrutest_drain();
+
+	lrutest_memcg_stat(cg, &b);
+	KUNIT_ASSERT_EQ_MSG(test, anon_pages(&b), NR_ANON, "set up: anon pages of the memcg");
+	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, MAX_SWAPPINESS);
+	lrutest_memcg_stat(cg, &a);
+	lrutest_memcg_log(test, "used and unused anon", &b, &a);
+
+	for (i = 0; i < NR_ANON; i++) {
+		age = lrutest_memcg_gen_at(cg, addr + i * PAGE_SIZE);
+		if (i < NR_USED) {
+			KUNIT_EXPECT_GE_MSG(test, age, 0,
+					    "used page %lu: not on a generation list (%d)", i, age);
+			used_kept += age >= 0;
+			oldest_used = max(oldest_used, age);
+		} else if (age == -ENOENT) {
+			unused_gone++;
+		} else {
+			KUNIT_EXPECT_GE_MSG(test, age, 0,
+					    "unused page %lu: mapped but not listed", i);
+			youngest_unused = min(youngest_unused, age);
+		}
+	}
+	kunit_info(test, "reclaimed %lu: used kept %lu (oldest generation age %d), unused gone %lu (youngest left %d)\n",
+		   reclaimed, used_kept, oldest_used, unused_gone, youngest_unused);
+	KUNIT_EXPECT_GE_MSG(test, reclaimed, TO_RECLAIM, "reclaimed");
+	KUNIT_EXPECT_EQ_MSG(test, used_kept, NR_USED, "used folios kept on the lists");
+	KUNIT_EXPECT_EQ_MSG(test, oldest_used, 0,
+			    "oldest generation of a used folio, 0 = the youngest");
+	KUNIT_EXPECT_EQ_MSG(test, unused_gone, reclaimed, "unused folios swapped out");
+	KUNIT_EXPECT_EQ_MSG(test, a.pswpout - b.pswpout, reclaimed, "PSWPOUT");
+	KUNIT_EXPECT_EQ_MSG(test, anon_pages(&b) - anon_pages(&a), reclaimed,
+			    "anon pages gone from the memcg's generations");
+	if (youngest_unused != INT_MAX)
+		KUNIT_EXPECT_LT_MSG(test, oldest_used, youngest_unused,
+				    "used folios are in younger generations than unused ones");
+	lrutest_vm_end(test);
+}
+
+static struct kunit_case reclaim_mglru_cases[] = {
+	KUNIT_CASE_PARAM(mglru_eviction_type_follows_swap_and_swappiness,
+			 mglru_type_gen_params),
+	KUNIT_CASE(mglru_reclaim_promotes_used_anon_and_evicts_unused),
+	{}
+};
+
+static struct kunit_suite reclaim_mglru_suite = {
+	.name = "mm_reclaim_mglru",
+	.init = lrutest_memcg_mglru_init,
+	.test_cases = reclaim_mglru_cases,
+};
+
+kunit_test_suite(reclaim_mglru_suite);
+
+MODULE_DESCRIPTION("KUnit tests of multi-gen LRU reclaim on a test memcg");
+MODULE_LICENSE("GPL");
