@@ -92,12 +92,14 @@ static void memcg_reclaim_culls_locked_folios_once(struct kunit *test)
 		kunit_info(test, "N=%lu M=%lu: reclaim %u scanned %lu, culled %lu, reclaimed %lu\n",
 			   NR_EVICTABLE, m, i + 1, s[i], c[i], r[i]);
 		KUNIT_EXPECT_EQ_MSG(test, s[i], c[i] + r[i],
-				    "reclaim %u: every folio scanned is culled or reclaimed", i + 1);
+				    "reclaim %u: every folio scanned is culled or reclaimed",
+				    i + 1);
 		total_culled += c[i];
 		total_reclaimed += r[i];
 	}
 	lrutest_memcg_stat(cg, &b);
-	KUNIT_EXPECT_EQ_MSG(test, total_culled, m, "PGCULLED over the reclaims: each locked folio once");
+	KUNIT_EXPECT_EQ_MSG(test, total_culled, m,
+			    "PGCULLED over the reclaims: each locked folio once");
 	KUNIT_EXPECT_EQ_MSG(test, b.lru[LRU_UNEVICTABLE], m,
 			    "the memcg's unevictable pages after the reclaims");
 	KUNIT_EXPECT_EQ(test, b.lru[LRU_INACTIVE_ANON] + b.lru[LRU_ACTIVE_ANON],

@@ -43,10 +43,11 @@ struct mglru_type_row {
 /*
  * Without swap (or at swappiness 0) anon cannot be evicted and eviction
  * must not look at it, even with nothing else to evict.  With swap and
- * MAX_SWAPPINESS, eviction "first compares min_seq[] to select the older
- * type": page cache read in (min_seq + 1, or min_seq) is older than anon
- * just faulted (the youngest generations), so file goes first whatever
- * the swappiness; with no page cache, anon is scanned.
+ * MAX_SWAPPINESS: anon just faulted is in the youngest generations, which
+ * eviction leaves alone (the window keeps MIN_NR_GENS of each type) while
+ * page cache read in sits in an older one, so file goes first whatever the
+ * swappiness; with no page cache, the aging makes anon old enough and
+ * anon is scanned.
  */
 static const struct mglru_type_row mglru_type_rows[] = {
 	{ "no swap, swappiness 60", false, 60, true, false },

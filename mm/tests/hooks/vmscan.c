@@ -70,14 +70,8 @@ void lrutest_reclaim_file(struct lruvec *lruvec, unsigned long nr_to_reclaim,
  * one CONFIG_LRU_GEN=y kernel runs the suite on the classic LRU and on the
  * multi-gen LRU: built once, booted twice.
  */
-static char *lrutest_lru_gen_arg __initdata;
-
-static int __init lrutest_lru_gen_setup(char *s)
-{
-	lrutest_lru_gen_arg = s;
-	return 1;
-}
-__setup("lrutest_lru_gen=", lrutest_lru_gen_setup);
+static char *lrutest_lru_gen_arg;
+core_param(lrutest_lru_gen, lrutest_lru_gen_arg, charp, 0);
 
 /* late_initcall, after init_lru_gen() above; KUnit runs after all initcalls. */
 static int __init lrutest_lru_gen_init(void)
