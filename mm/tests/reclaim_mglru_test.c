@@ -37,25 +37,28 @@ struct mglru_type_row {
 	bool swap;
 	int swappiness;
 	bool cache;		/* 128 page cache folios beside the anon ones */
+	bool aged;		/* a reclaim at MAX_SWAPPINESS first: anon made old */
 	bool anon_scanned;	/* expected: PGSCAN_ANON moves */
 };
 
 /*
  * Without swap (or at swappiness 0) anon cannot be evicted and eviction
  * must not look at it, even with nothing else to evict.  With swap and
- * MAX_SWAPPINESS: anon just faulted is in the youngest generations, which
- * eviction leaves alone (the window keeps MIN_NR_GENS of each type) while
- * page cache read in sits in an older one, so file goes first whatever the
- * swappiness; with no page cache, the aging makes anon old enough and
- * anon is scanned.
+ * MAX_SWAPPINESS: eviction takes from the oldest generation of a type
+ * (min_seq[]), and anon just faulted went to the youngest generations
+ * while page cache read in went to an older one, so file goes first
+ * whatever the swappiness; with no page cache, the aging makes anon old enough and
+ * anon is scanned.  Swappiness 0 keeps eviction off anon even once anon
+ * is in the oldest generations (after a reclaim that aged and evicted it).
  */
 static const struct mglru_type_row mglru_type_rows[] = {
-	{ "no swap, swappiness 60", false, 60, true, false },
-	{ "no swap, swappiness 200", false, 200, true, false },
-	{ "no swap, swappiness 200, no page cache", false, 200, false, false },
-	{ "swap, swappiness 0", true, 0, true, false },
-	{ "swap, swappiness 200", true, 200, true, false },
-	{ "swap, swappiness 200, no page cache", true, 200, false, true },
+	{ "no swap, swappiness 60", false, 60, true, false, false },
+	{ "no swap, swappiness 200", false, 200, true, false, false },
+	{ "no swap, swappiness 200, no page cache", false, 200, false, false, false },
+	{ "swap, swappiness 0", true, 0, true, false, false },
+	{ "swap, swappiness 0, anon aged, no page cache", true, 0, false, true, false },
+	{ "swap, swappiness 200", true, 200, true, false, false },
+	{ "swap, swappiness 200, no page cache", true, 200, false, false, true },
 };
 
 KUNIT_ARRAY_PARAM_DESC(mglru_type, mglru_type_rows, desc);
@@ -87,7 +90,7 @@ static void mglru_eviction_type_follows_swap_and_swappiness(struct kunit *test)
 {
 	const struct mglru_type_row *row = test->param_value;
 	struct lrutest_reclaim_stat b, a;
-	unsigned long reclaimed, scan_anon;
+	unsigned long reclaimed, scan_anon, nr_anon;
 	struct lrutest_memcg *cg;
 	struct file *file;
 
@@ -102,9 +105,14 @@ static void mglru_eviction_type_follows_swap_and_swappiness(struct kunit *test)
 		lrutest_memcg_read(test, cg, file, 0, NR_CACHE, 2);
 	lrutest_drain();
 
+	if (row->aged)
+		KUNIT_ASSERT_GE_MSG(test, lrutest_memcg_reclaim(cg, TO_RECLAIM, MAX_SWAPPINESS),
+				    TO_RECLAIM, "set up: reclaim that ages and evicts anon");
 	lrutest_memcg_stat(cg, &b);
-	KUNIT_ASSERT_EQ_MSG(test, anon_pages(&b), NR_ANON, "set up: anon pages of the memcg");
-	KUNIT_ASSERT_EQ_MSG(test, anon_walked(cg), NR_ANON,
+	nr_anon = anon_pages(&b);
+	if (!row->aged)
+		KUNIT_ASSERT_EQ_MSG(test, nr_anon, NR_ANON, "set up: anon pages of the memcg");
+	KUNIT_ASSERT_EQ_MSG(test, anon_walked(cg), nr_anon,
 			    "set up: anon pages on the generation lists, walked");
 	KUNIT_ASSERT_EQ_MSG(test, file_pages(&b), row->cache ? NR_CACHE : 0,
 			    "set up: file pages of the memcg");
@@ -129,7 +137,7 @@ static void mglru_eviction_type_follows_swap_and_swappiness(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, a.pswpout - b.pswpout, a.steal_anon - b.steal_anon,
 			    "anon pages reclaimed are the pages swapped out");
 	if (!row->anon_scanned) {
-		KUNIT_EXPECT_EQ_MSG(test, anon_walked(cg), NR_ANON,
+		KUNIT_EXPECT_EQ_MSG(test, anon_walked(cg), nr_anon,
 				    "anon pages still on the memcg's generation lists, walked");
 		KUNIT_EXPECT_EQ_MSG(test, a.steal_file - b.steal_file, reclaimed,
 				    "everything reclaimed was file");
