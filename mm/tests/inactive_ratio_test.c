@@ -176,6 +176,7 @@ static struct kunit_case inactive_ratio_cases[] = {
 
 static struct kunit_suite inactive_ratio_suite = {
 	.name = "mm_inactive_ratio",
+	.init = lrutest_init,
 	.test_cases = inactive_ratio_cases,
 };
 

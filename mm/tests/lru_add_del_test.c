@@ -305,6 +305,7 @@ static struct kunit_case lru_add_del_cases[] = {
 
 static struct kunit_suite lru_add_del_suite = {
 	.name = "mm_lru_add_del",
+	.init = lrutest_init,
 	.test_cases = lru_add_del_cases,
 };
 

@@ -103,6 +103,7 @@ static struct kunit_case lru_batch_cases[] = {
 
 static struct kunit_suite lru_batch_suite = {
 	.name = "mm_lru_batch",
+	.init = lrutest_init,
 	.test_cases = lru_batch_cases,
 };
 

@@ -17,6 +17,7 @@
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/vmstat.h>
 
 #include "lrutest.h"
@@ -281,4 +282,37 @@ unsigned long lrutest_zone_pages(struct lrutest_node *node, enum lru_list lru)
 		pages += zone_page_state(&node->pgdat->node_zones[z],
 					 NR_ZONE_LRU_BASE + lru);
 	return pages;
+}
+
+/**
+ * lrutest_init - suite init: keep the case's kthread on the CPU it started on
+ * @test: the test case
+ *
+ * The lru_add and mlock batches are per CPU, and lru_add_drain() and
+ * mlock_drain_local() drain the local CPU's only: a case that checks a
+ * folio before and after its own drain must not move to another CPU in
+ * between.  The affinity goes with the kthread, which ends with the case.
+ */
+int lrutest_init(struct kunit *test)
+{
+	return set_cpus_allowed_ptr(current, cpumask_of(raw_smp_processor_id()));
+}
+
+/**
+ * lrutest_node_state - global_node_page_state(@item), exact on SMP too
+ * @item: the node counter
+ *
+ * The global counter plus every CPU's not yet folded delta, on every node
+ * (what zone_page_state_snapshot() does for a zone).
+ */
+long lrutest_node_state(enum node_stat_item item)
+{
+	long x = atomic_long_read(&vm_node_stat[item]);
+	struct pglist_data *pgdat;
+	int cpu;
+
+	for_each_online_pgdat(pgdat)
+		for_each_online_cpu(cpu)
+			x += per_cpu_ptr(pgdat->per_cpu_nodestats, cpu)->vm_node_stat_diff[item];
+	return x;
 }

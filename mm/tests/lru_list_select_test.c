@@ -92,6 +92,7 @@ static struct kunit_case lru_list_select_cases[] = {
 
 static struct kunit_suite lru_list_select_suite = {
 	.name = "mm_lru_list_select",
+	.init = lrutest_init,
 	.test_cases = lru_list_select_cases,
 };
 

@@ -230,6 +230,8 @@ int lrutest_vm_init(struct kunit *test)
 	start = kunit_kzalloc(test, sizeof(*start), GFP_KERNEL);
 	if (!start)
 		return -ENOMEM;
+	if (lrutest_init(test))
+		return -EINVAL;
 	lrutest_mm_attach(test);
 	lrutest_drain();
 	lrutest_mlock_stat(start);

@@ -44,6 +44,9 @@ unsigned long lrutest_zone_pages(struct lrutest_node *node, enum lru_list lru);
 
 extern const char *const lrutest_lru_names[NR_LRU_LISTS];
 
+int lrutest_init(struct kunit *test);
+long lrutest_node_state(enum node_stat_item item);
+
 /* Static functions of mm/vmscan.c, exposed by hooks/vmscan.c. */
 bool lrutest_inactive_is_low(struct lruvec *lruvec, enum lru_list inactive_lru);
 

@@ -256,6 +256,7 @@ static struct kunit_case mlock_folio_batch_cases[] = {
 
 static struct kunit_suite mlock_folio_batch_suite = {
 	.name = "mm_mlock_folio_batch",
+	.init = lrutest_init,
 	.test_cases = mlock_folio_batch_cases,
 };
 

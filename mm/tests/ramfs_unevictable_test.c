@@ -33,12 +33,12 @@ struct lru_snap {
 static void lru_snap(struct lru_snap *s)
 {
 	lru_add_drain();
-	s->unevictable = global_node_page_state(NR_UNEVICTABLE);
-	s->anon = global_node_page_state(NR_INACTIVE_ANON) +
-		  global_node_page_state(NR_ACTIVE_ANON);
-	s->file = global_node_page_state(NR_INACTIVE_FILE) +
-		  global_node_page_state(NR_ACTIVE_FILE);
-	s->file_pages = global_node_page_state(NR_FILE_PAGES);
+	s->unevictable = lrutest_node_state(NR_UNEVICTABLE);
+	s->anon = lrutest_node_state(NR_INACTIVE_ANON) +
+		  lrutest_node_state(NR_ACTIVE_ANON);
+	s->file = lrutest_node_state(NR_INACTIVE_FILE) +
+		  lrutest_node_state(NR_ACTIVE_FILE);
+	s->file_pages = lrutest_node_state(NR_FILE_PAGES);
 	s->culled = lrutest_event(UNEVICTABLE_PGCULLED);
 }
 
@@ -245,6 +245,7 @@ static struct kunit_case ramfs_unevictable_cases[] = {
 
 static struct kunit_suite ramfs_unevictable_suite = {
 	.name = "mm_ramfs_unevictable",
+	.init = lrutest_init,
 	.test_cases = ramfs_unevictable_cases,
 };
 

@@ -109,7 +109,7 @@ static void reclaim_culls_unevictable_once(struct kunit *test)
 
 	lru_add_drain();
 	culled = lrutest_event(UNEVICTABLE_PGCULLED);
-	unevictable = global_node_page_state(NR_UNEVICTABLE);
+	unevictable = lrutest_node_state(NR_UNEVICTABLE);
 
 	lrutest_reclaim_file(s.node->lruvec, 1, n + m, &first);
 	lru_add_drain();
@@ -121,7 +121,7 @@ static void reclaim_culls_unevictable_once(struct kunit *test)
 			    "first scan: scanned = culled + reclaimed");
 	KUNIT_EXPECT_EQ_MSG(test, lrutest_event(UNEVICTABLE_PGCULLED) - culled, m,
 			    "PGCULLED after the first scan");
-	KUNIT_EXPECT_EQ_MSG(test, global_node_page_state(NR_UNEVICTABLE) - unevictable, m,
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_node_state(NR_UNEVICTABLE) - unevictable, m,
 			    "NR_UNEVICTABLE after the first scan");
 	KUNIT_EXPECT_EQ_MSG(test, file_pages(s.node), n - first.reclaimed,
 			    "fake node file pages after the first scan");
@@ -151,7 +151,7 @@ static void reclaim_culls_unevictable_once(struct kunit *test)
 			    "second scan saw culled folios again");
 	KUNIT_EXPECT_EQ_MSG(test, lrutest_event(UNEVICTABLE_PGCULLED) - culled, m,
 			    "PGCULLED after the second scan (culled twice?)");
-	KUNIT_EXPECT_EQ_MSG(test, global_node_page_state(NR_UNEVICTABLE) - unevictable, m,
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_node_state(NR_UNEVICTABLE) - unevictable, m,
 			    "NR_UNEVICTABLE after the second scan");
 	KUNIT_EXPECT_EQ_MSG(test, file_pages(s.node), 0UL, "fake node file pages at the end");
 	KUNIT_EXPECT_EQ_MSG(test, s.evictable->nrpages, 0UL, "evictable file pages left");
@@ -273,9 +273,9 @@ static void check_move_mixed_batch(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lrutest_putback_action, xiso));
 
-	unevictable = global_node_page_state(NR_UNEVICTABLE);
-	file = global_node_page_state(NR_INACTIVE_FILE) +
-	       global_node_page_state(NR_ACTIVE_FILE);
+	unevictable = lrutest_node_state(NR_UNEVICTABLE);
+	file = lrutest_node_state(NR_INACTIVE_FILE) +
+	       lrutest_node_state(NR_ACTIVE_FILE);
 	scanned = lrutest_event(UNEVICTABLE_PGSCANNED);
 	rescued = lrutest_event(UNEVICTABLE_PGRESCUED);
 
@@ -291,10 +291,10 @@ static void check_move_mixed_batch(struct kunit *test)
 			    "PGSCANNED: every page of the batch");
 	KUNIT_EXPECT_EQ_MSG(test, (long)lrutest_event(UNEVICTABLE_PGRESCUED) - rescued, 2L,
 			    "PGRESCUED: the pages of x0 and x2");
-	KUNIT_EXPECT_EQ_MSG(test, (long)global_node_page_state(NR_UNEVICTABLE) - unevictable,
+	KUNIT_EXPECT_EQ_MSG(test, (long)lrutest_node_state(NR_UNEVICTABLE) - unevictable,
 			    -2L, "NR_UNEVICTABLE");
-	KUNIT_EXPECT_EQ_MSG(test, (long)(global_node_page_state(NR_INACTIVE_FILE) +
-					 global_node_page_state(NR_ACTIVE_FILE)) - file,
+	KUNIT_EXPECT_EQ_MSG(test, (long)(lrutest_node_state(NR_INACTIVE_FILE) +
+					 lrutest_node_state(NR_ACTIVE_FILE)) - file,
 			    2L, "file LRU pages");
 
 	KUNIT_EXPECT_FALSE(test, folio_test_unevictable(x0));
@@ -331,6 +331,7 @@ static struct kunit_case reclaim_cull_cases[] = {
 
 static struct kunit_suite reclaim_cull_suite = {
 	.name = "mm_reclaim_cull",
+	.init = lrutest_init,
 	.test_cases = reclaim_cull_cases,
 };
 

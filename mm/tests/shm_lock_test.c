@@ -418,6 +418,7 @@ static struct kunit_case shm_lock_cases[] = {
 
 static struct kunit_suite shm_lock_suite = {
 	.name = "mm_shm_lock",
+	.init = lrutest_init,
 	.test_cases = shm_lock_cases,
 };
 
