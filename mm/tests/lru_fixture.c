@@ -299,6 +299,22 @@ int lrutest_init(struct kunit *test)
 }
 
 /**
+ * lrutest_zone_state - global_zone_page_state(@item), exact on SMP too
+ * @item: the zone counter
+ *
+ * The sum over every populated zone of zone_page_state_snapshot().
+ */
+long lrutest_zone_state(enum zone_stat_item item)
+{
+	struct zone *zone;
+	long x = 0;
+
+	for_each_populated_zone(zone)
+		x += zone_page_state_snapshot(zone, item);
+	return x;
+}
+
+/**
  * lrutest_node_state - global_node_page_state(@item), exact on SMP too
  * @item: the node counter
  *

@@ -40,6 +40,7 @@
 #include <linux/swap.h>
 #include <linux/uaccess.h>
 #include <linux/vmstat.h>
+#include <asm/tlbflush.h>
 
 #include "memcontrol-v1.h"	/* memcg_events(), mm/ by -I in the Makefile */
 #include "lrutest.h"
@@ -583,20 +584,25 @@ void lrutest_swap_on(struct kunit *test)
 }
 
 /*
- * A user access to the page at @addr, as the MMU reports it: the page is
- * faulted in if need be, then a read fault on the present PTE makes it
- * young (handle_mm_fault() -> pte_mkyoung()), which is what the accessed
- * bit of a real MMU records.  Whether the fault that maps a page leaves its
- * PTE young depends on the architecture (UML's page protections carry
- * _PAGE_ACCESSED; x86 hardware sets the bit on the access that follows the
- * fault), so the second fault makes it young everywhere.  No
+ * A user access to the page at @addr, as the MMU reports it.  The page is
+ * faulted in if need be and then loaded from (copy_from_user()), after its
+ * TLB entry is flushed, so the load walks the page table: a MMU that sets
+ * the accessed bit itself (x86) sets it then; reclaim's
+ * ptep_clear_flush_young() does not flush on x86, and a cached translation
+ * would hide a later access.  Where software keeps the bit (UML: a fault
+ * that maps a page leaves it old, and a load does not fault again), a read
+ * fault on the present PTE makes it young (handle_mm_fault() ->
+ * pte_mkyoung()); on x86 that fault sets nothing (ptep_set_access_flags()
+ * writes only for a write fault), so both are done.  No
  * folio_mark_accessed(): that is what a kernel-side lookup does, not a
  * user access.
  */
 void lrutest_user_touch(struct kunit *test, unsigned long addr)
 {
 	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
 	int err, i;
+	u8 c;
 
 	for (i = 0; i < 2; i++) {
 		mmap_read_lock(mm);
@@ -604,6 +610,14 @@ void lrutest_user_touch(struct kunit *test, unsigned long addr)
 		mmap_read_unlock(mm);
 		KUNIT_ASSERT_EQ_MSG(test, err, 0, "user access at %lx", addr);
 	}
+	mmap_read_lock(mm);
+	vma = vma_lookup(mm, addr);
+	if (vma)
+		flush_tlb_page(vma, addr);
+	mmap_read_unlock(mm);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, vma, "no VMA at %lx", addr);
+	KUNIT_ASSERT_EQ_MSG(test, copy_from_user(&c, (const void __user *)addr, 1), 0UL,
+			    "load from %lx", addr);
 }
 
 /**

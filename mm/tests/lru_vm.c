@@ -33,14 +33,9 @@
 void lrutest_mlock_stat(struct lrutest_mlock_stat *stat)
 {
 	static unsigned long ev[NR_VM_EVENT_ITEMS];
-	struct zone *zone;
-	long nr_mlock = 0;
 
-	/* Exact on SMP too: fold in the per-cpu diffs. */
-	for_each_populated_zone(zone)
-		nr_mlock += zone_page_state_snapshot(zone, NR_MLOCK);
 	all_vm_events(ev);
-	stat->nr_mlock = nr_mlock;
+	stat->nr_mlock = lrutest_zone_state(NR_MLOCK);
 	stat->mlocked = ev[UNEVICTABLE_PGMLOCKED];
 	stat->munlocked = ev[UNEVICTABLE_PGMUNLOCKED];
 	stat->culled = ev[UNEVICTABLE_PGCULLED];

@@ -45,6 +45,7 @@ unsigned long lrutest_zone_pages(struct lrutest_node *node, enum lru_list lru);
 extern const char *const lrutest_lru_names[NR_LRU_LISTS];
 
 int lrutest_init(struct kunit *test);
+long lrutest_zone_state(enum zone_stat_item item);
 long lrutest_node_state(enum node_stat_item item);
 
 /* Static functions of mm/vmscan.c, exposed by hooks/vmscan.c. */

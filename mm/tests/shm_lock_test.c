@@ -98,10 +98,10 @@ static void lru_snap(struct lru_snap *s)
 {
 	lru_add_drain();
 	mlock_drain_local();
-	s->unevictable = global_node_page_state(NR_UNEVICTABLE);
-	s->anon = global_node_page_state(NR_INACTIVE_ANON) +
-		  global_node_page_state(NR_ACTIVE_ANON);
-	s->mlock = global_zone_page_state(NR_MLOCK);
+	s->unevictable = lrutest_node_state(NR_UNEVICTABLE);
+	s->anon = lrutest_node_state(NR_INACTIVE_ANON) +
+		  lrutest_node_state(NR_ACTIVE_ANON);
+	s->mlock = lrutest_zone_state(NR_MLOCK);
 	s->culled = lrutest_event(UNEVICTABLE_PGCULLED);
 	s->scanned = lrutest_event(UNEVICTABLE_PGSCANNED);
 	s->rescued = lrutest_event(UNEVICTABLE_PGRESCUED);
@@ -299,11 +299,11 @@ static void shm_lock_rlimit_and_rmid(struct kunit *test)
 
 	lrutest_shm_user_mm(test);
 	lru_snap(&a);
-	shmem = global_node_page_state(NR_SHMEM);
+	shmem = lrutest_node_state(NR_SHMEM);
 	seg = lrutest_shm_create(test, SHM_TEST_PAGES);
 	lrutest_shm_attach(test, seg);
 	lrutest_shm_touch(test, seg);
-	unevictable = global_node_page_state(NR_UNEVICTABLE);
+	unevictable = lrutest_node_state(NR_UNEVICTABLE);
 
 	base = locked_ucount();
 	sc = shm_creds_limit(test, base + SHM_TEST_PAGES - 1);
@@ -337,9 +337,9 @@ static void shm_lock_rlimit_and_rmid(struct kunit *test)
 	lrutest_shm_detach(test, seg);
 	lru_snap(&b);
 	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base, "last detach: lock charge left");
-	KUNIT_EXPECT_EQ_MSG(test, (long)global_node_page_state(NR_SHMEM), shmem,
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_node_state(NR_SHMEM), shmem,
 			    "last detach: shmem pages left");
-	KUNIT_EXPECT_EQ_MSG(test, (long)global_node_page_state(NR_UNEVICTABLE),
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_node_state(NR_UNEVICTABLE),
 			    unevictable, "last detach: unevictable pages");
 	expect_delta(test, a.anon, b.anon, 0, "last detach", "anon");
 	lrutest_shm_destroy(test, seg);
