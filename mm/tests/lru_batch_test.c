@@ -13,6 +13,7 @@
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
 #include <linux/swap.h>
+#include <linux/workqueue.h>
 
 #include "lrutest.h"
 #include "lrutest_mlock.h"
@@ -94,10 +95,49 @@ static void folio_add_lru_lists_at_once_while_lru_cache_disabled(struct kunit *t
 	KUNIT_EXPECT_EQ(test, folio_ref_count(folio), refs);
 }
 
+static long lrutest_add_lru_here(void *folio)
+{
+	folio_add_lru(folio);
+	return 0;
+}
+
+/*
+ * folio_add_lru() on another CPU (work_on_cpu()) leaves the folio in that
+ * CPU's batch: lru_add_drain() drains this CPU's batches only and does not
+ * move it; lru_add_drain_all() queues the drain on every online CPU whose
+ * batches hold folios and waits for it, and does.
+ */
+static void folio_added_on_another_cpu_waits_for_lru_add_drain_all(struct kunit *test)
+{
+	int here = raw_smp_processor_id(), there;
+	struct folio *folio;
+	int refs;
+
+	/* lrutest_init() keeps this kthread on @here. */
+	there = cpumask_any_but(cpu_online_mask, here);
+	if (there >= nr_cpu_ids)
+		kunit_skip(test, "one CPU online: there is no other CPU's batch");
+	lru_add_drain_all();
+	folio = lrutest_real_folio(test, 0, LRUTEST_ANON, false);
+	refs = folio_ref_count(folio);
+
+	KUNIT_ASSERT_EQ(test, work_on_cpu(there, lrutest_add_lru_here, folio), 0L);
+	expect_listed(test, folio, false, "right after folio_add_lru() on another CPU");
+	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), refs + 1,
+			    "references: the other CPU's batch holds one");
+	lru_add_drain();
+	expect_listed(test, folio, false, "after lru_add_drain() on this CPU");
+	lru_add_drain_all();
+	expect_listed(test, folio, true, "after lru_add_drain_all()");
+	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), refs,
+			    "references after lru_add_drain_all()");
+}
+
 static struct kunit_case lru_batch_cases[] = {
 	KUNIT_CASE_PARAM(folio_add_lru_batches_small_folios_until_the_drain,
 			 batch_gen_params),
 	KUNIT_CASE(folio_add_lru_lists_at_once_while_lru_cache_disabled),
+	KUNIT_CASE(folio_added_on_another_cpu_waits_for_lru_add_drain_all),
 	{}
 };
 

@@ -22,8 +22,6 @@
 
 #include "lrutest.h"
 
-/* Bound on a list walk: a corrupted list must fail a case, not hang it. */
-
 const char *const lrutest_lru_names[NR_LRU_LISTS] = {
 	[LRU_INACTIVE_ANON]	= "inactive_anon",
 	[LRU_ACTIVE_ANON]	= "active_anon",
@@ -314,21 +312,49 @@ long lrutest_zone_state(enum zone_stat_item item)
 	return x;
 }
 
+/* The per-CPU deltas of @pgdat's @item not folded in yet. */
+static long lrutest_pgdat_diff(struct pglist_data *pgdat, enum node_stat_item item)
+{
+	long x = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		x += per_cpu_ptr(pgdat->per_cpu_nodestats, cpu)->vm_node_stat_diff[item];
+	return x;
+}
+
 /**
  * lrutest_node_state - global_node_page_state(@item), exact on SMP too
  * @item: the node counter
  *
- * The global counter plus every CPU's not yet folded delta, on every node
- * (what zone_page_state_snapshot() does for a zone).
+ * Every node's counter plus every CPU's not yet folded delta to it (what
+ * zone_page_state_snapshot() does for a zone).
  */
 long lrutest_node_state(enum node_stat_item item)
 {
-	long x = atomic_long_read(&vm_node_stat[item]);
 	struct pglist_data *pgdat;
-	int cpu;
+	long x = 0;
 
+	/*
+	 * Node by node, not vm_node_stat[] plus the deltas: the vmstat worker
+	 * zeroes a CPU's deltas and adds them to the node at once, but to the
+	 * global counter only later (fold_diff()).
+	 */
 	for_each_online_pgdat(pgdat)
-		for_each_online_cpu(cpu)
-			x += per_cpu_ptr(pgdat->per_cpu_nodestats, cpu)->vm_node_stat_diff[item];
+		x += lrutest_pgdat_state(pgdat->node_id, item);
 	return x;
+}
+
+/**
+ * lrutest_pgdat_state - @item of node @nid alone, exact on SMP too
+ * @nid: an online node
+ * @item: the node counter
+ *
+ * Not node_page_state(): without CONFIG_NUMA it reads the global counter.
+ */
+long lrutest_pgdat_state(int nid, enum node_stat_item item)
+{
+	struct pglist_data *pgdat = NODE_DATA(nid);
+
+	return atomic_long_read(&pgdat->vm_stat[item]) + lrutest_pgdat_diff(pgdat, item);
 }

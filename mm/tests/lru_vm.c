@@ -168,10 +168,27 @@ static void lrutest_real_folio_release(void *data)
 struct folio *lrutest_real_folio(struct kunit *test, unsigned int order,
 				 unsigned long flags, bool add)
 {
+	return lrutest_real_folio_on(test, order, flags, add, NUMA_NO_NODE);
+}
+
+/**
+ * lrutest_real_folio_on - lrutest_real_folio() from node @nid's memory
+ * @test: the test case
+ * @order: its order
+ * @flags: as for lrutest_real_folio()
+ * @add: as for lrutest_real_folio()
+ * @nid: the node (__GFP_THISNODE), or NUMA_NO_NODE for the local one
+ */
+struct folio *lrutest_real_folio_on(struct kunit *test, unsigned int order,
+				    unsigned long flags, bool add, int nid)
+{
 	struct folio *folio;
 
-	folio = folio_alloc(GFP_KERNEL, order);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "order-%u folio", order);
+	if (nid == NUMA_NO_NODE)
+		folio = folio_alloc(GFP_KERNEL, order);
+	else
+		folio = __folio_alloc_node(GFP_KERNEL | __GFP_THISNODE, order, nid);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "order-%u folio on node %d", order, nid);
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lrutest_real_folio_release,
 						  folio));

@@ -47,6 +47,7 @@ extern const char *const lrutest_lru_names[NR_LRU_LISTS];
 int lrutest_init(struct kunit *test);
 long lrutest_zone_state(enum zone_stat_item item);
 long lrutest_node_state(enum node_stat_item item);
+long lrutest_pgdat_state(int nid, enum node_stat_item item);
 
 /* Static functions of mm/vmscan.c, exposed by hooks/vmscan.c. */
 bool lrutest_inactive_is_low(struct lruvec *lruvec, enum lru_list inactive_lru);

@@ -32,7 +32,9 @@ struct lrutest_memcg {
 
 /*
  * Reclaim statistics of the test cgroup at one instant.  The list sizes are
- * the memcg's exact per-zone LRU sizes (what get_scan_count() reads); the
+ * the memcg's exact per-zone LRU sizes (what get_scan_count() reads), or,
+ * with the multi-gen LRU, which keeps none, its lruvec's own statistics
+ * (lruvec_page_state_local() after a flush); the
  * scan and steal counts per type are the global vm events (the memcg counts
  * them only per reclaimer: lrutest_memcg_log() checks the two agree);
  * refill, activate and deactivate are the memcg's own.

@@ -46,6 +46,8 @@ int lrutest_locate(struct folio *folio);
 void lrutest_folio_put_action(void *folio);
 struct folio *lrutest_real_folio(struct kunit *test, unsigned int order,
 				 unsigned long flags, bool add);
+struct folio *lrutest_real_folio_on(struct kunit *test, unsigned int order,
+				    unsigned long flags, bool add, int nid);
 
 /* A user mm for the test kthread, and mappings in it. */
 struct mm_struct *lrutest_mm_attach(struct kunit *test);

@@ -9,8 +9,10 @@
  * The article's third claim as a cost table: N = 256 evictable anon folios
  * and M = 0, 10 N, 100 N locked ones, all charged to the test memcg, swap
  * on, swappiness 200, three reclaims of 32 in a row.  The locked folios were
- * faulted and made cold first, so they are the oldest, on the classic and on
- * the multi-gen LRU: every folio a reclaim scans is culled or reclaimed,
+ * faulted and made cold first, so they are the first reclaim meets, on the
+ * classic LRU (the inactive list's tail) and on the multi-gen LRU (the same
+ * generation as the evictable ones, max_seq - 1, nearer its tail): every
+ * folio a reclaim scans is culled or reclaimed,
  * each locked folio is culled once over the three, and the last reclaim
  * culls nothing and scans only what it reclaims, whatever M.  On the classic
  * LRU the first reclaim pays for all M; on the multi-gen LRU a reclaim may
@@ -67,9 +69,10 @@ static void memcg_reclaim_culls_locked_folios_once(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_LOCK), 0L);
 		/*
 		 * Unused since (MADV_COLD, as lrutest_memcg_anon() does to the
-		 * evictable ones after): the oldest on both LRUs, the first
-		 * classic reclaim's inactive list and the multi-gen LRU's
-		 * oldest generation.  SHM_LOCK sets no VM_LOCKED to refuse it.
+		 * evictable ones after): first in line on both LRUs, at the
+		 * tail of the classic inactive list and of the multi-gen LRU
+		 * generation that the evictable ones join after them.
+		 * SHM_LOCK sets no VM_LOCKED to refuse MADV_COLD.
 		 */
 		KUNIT_ASSERT_EQ(test, do_madvise(current->mm, seg->addr,
 						 m * PAGE_SIZE, MADV_COLD), 0);

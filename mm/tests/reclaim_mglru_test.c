@@ -12,9 +12,14 @@
  *   no swap, or swappiness 0, eviction takes file folios only and leaves
  *   every anon folio on its generation list (the article's first claim);
  * - "The aging promotes hot pages to the youngest generation when it finds
- *   them accessed through page tables": a folio with a young PTE is moved
- *   up, not evicted, while unused folios of the same generation are (the
- *   multi-gen version of the second chance).
+ *   them accessed through page tables", and "when the eviction walks the
+ *   rmap and finds a young PTE" it looks around it: a folio with a young
+ *   PTE is put back in the youngest generation, not evicted, while unused
+ *   folios of the same generation are (the multi-gen version of the second
+ *   chance).  Here the rmap walk of the eviction finds it: the page-table
+ *   walk of the aging only visits mms on the memcg's mm_list (fork() and
+ *   exec() put them there; the case's mm comes from mm_alloc()), and UML
+ *   has no CONFIG_LRU_GEN_WALKS_MMU.
  *
  * The suite skips unless the multi-gen LRU is enabled (the "mglru" boots).
  */

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the LRU per NUMA node: each node has its own lruvec (per
+ * memcg, with memcg) and its own counters, and a folio is listed and
+ * counted on the lruvec of the node its memory belongs to, and on no other.
+ * The expected lruvec is named from the node id the test allocated on
+ * (mem_cgroup_lruvec() of that node's pglist_data), not from the folio.
+ * Needs two nodes with memory (the x86_64 configuration); skips otherwise.
+ */
+#include <kunit/test.h>
+#include <linux/memcontrol.h>
+#include <linux/mm.h>
+#include <linux/mm_inline.h>
+#include <linux/nodemask.h>
+#include <linux/swap.h>
+
+#include "lrutest.h"
+#include "lrutest_mlock.h"
+
+/* A node with memory other than @nid, or NUMA_NO_NODE. */
+static int lrutest_other_node(int nid)
+{
+	int n;
+
+	for_each_node_state(n, N_MEMORY)
+		if (n != nid)
+			return n;
+	return NUMA_NO_NODE;
+}
+
+/* Whether @folio is threaded on @lruvec's lists, walked under its lock. */
+static bool listed_on(struct lruvec *lruvec, struct folio *folio)
+{
+	int lru;
+
+	spin_lock_irq(&lruvec->lru_lock);
+	lru = lrutest_find_folio(lruvec, folio);
+	spin_unlock_irq(&lruvec->lru_lock);
+	return lru != LRUTEST_NOT_LISTED;
+}
+
+/*
+ * An anon folio from the other node's memory, added from this CPU (whose
+ * node is the local one): listed on the other node's lruvec and not on
+ * the local one; the other node's NR_LRU count grows by one, the local
+ * node's not at all.  A new anon folio is inactive on the classic LRU, and
+ * in an active generation on the multi-gen LRU (see mm_lru_batch).
+ */
+static void folio_from_another_node_is_listed_and_counted_there(struct kunit *test)
+{
+	int here = numa_node_id(), there = lrutest_other_node(here);
+	int lru = lru_gen_enabled() ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON;
+	long here_before, there_before;
+	struct lruvec *lv_here, *lv_there;
+	struct folio *folio;
+
+	if (there == NUMA_NO_NODE)
+		kunit_skip(test, "one node with memory: no other node's lruvec");
+	lru_add_drain();
+	here_before = lrutest_pgdat_state(here, NR_LRU_BASE + lru);
+	there_before = lrutest_pgdat_state(there, NR_LRU_BASE + lru);
+
+	folio = lrutest_real_folio_on(test, 0, LRUTEST_ANON, true, there);
+	KUNIT_ASSERT_EQ_MSG(test, folio_nid(folio), there, "the folio's memory");
+	lv_there = mem_cgroup_lruvec(folio_memcg(folio), NODE_DATA(there));
+	lv_here = mem_cgroup_lruvec(folio_memcg(folio), NODE_DATA(here));
+
+	KUNIT_EXPECT_TRUE_MSG(test, listed_on(lv_there, folio),
+			      "listed on node %d's lruvec", there);
+	KUNIT_EXPECT_FALSE_MSG(test, listed_on(lv_here, folio),
+			       "listed on node %d's lruvec", here);
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_pgdat_state(there, NR_LRU_BASE + lru) - there_before,
+			    1L, "node %d: %s", there, lrutest_lru_names[lru]);
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_pgdat_state(here, NR_LRU_BASE + lru) - here_before,
+			    0L, "node %d: %s", here, lrutest_lru_names[lru]);
+}
+
+static struct kunit_case lru_numa_cases[] = {
+	KUNIT_CASE(folio_from_another_node_is_listed_and_counted_there),
+	{}
+};
+
+static struct kunit_suite lru_numa_suite = {
+	.name = "mm_lru_numa",
+	.init = lrutest_init,
+	.test_cases = lru_numa_cases,
+};
+
+kunit_test_suite(lru_numa_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the LRU lists and counters per NUMA node");
+MODULE_LICENSE("GPL");
