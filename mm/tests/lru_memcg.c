@@ -510,6 +510,12 @@ static long lrutest_swap_call(bool on)
 static void lrutest_swap_off(void *data)
 {
 	WARN_ON(lrutest_swap_call(false));
+	/*
+	 * swapoff()'s last fput() of the device is deferred in a kthread:
+	 * finish it, so the device is released (its exclusive claim too)
+	 * before the next case's swapon().
+	 */
+	lrutest_flush_fput();
 }
 
 static void lrutest_swap_unlink(void *data)

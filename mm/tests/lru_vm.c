@@ -337,8 +337,12 @@ struct file *lrutest_ramdisk(struct kunit *test, int minor)
 			       minor, PTR_ERR(file));
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lrutest_bdev_release, file));
-	/* Nothing cached from before (the boot's partition scan, say). */
-	invalidate_mapping_pages(file->f_mapping, 0, -1);
+	/*
+	 * Nothing cached from before (the boot's partition scan, say):
+	 * invalidate_bdev() drains every CPU's LRU batches first, or a folio
+	 * another CPU added at boot would stay cached, off the LRU.
+	 */
+	invalidate_bdev(file_bdev(file));
 	return file;
 }
 

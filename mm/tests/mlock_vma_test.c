@@ -60,7 +60,6 @@ static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
 	lrutest_mlock_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
-	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & (VM_LOCKED | VM_LOCKONFAULT),
 			(vm_flags_t)VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
@@ -72,7 +71,6 @@ static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
 				  "mlock of populated anon");
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
-	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
@@ -96,7 +94,6 @@ static void mlock_unpopulated_anon_faults_in_mlocked(struct kunit *test)
 	lrutest_mlock_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
-	lrutest_drain();
 	get_folios(test, addr, NPAGES, folios);
 	expect_all_mlocked(test, folios, NPAGES, 1, "faulted in by mlock");
 	lrutest_expect_stat_delta(test, &before,
@@ -106,7 +103,6 @@ static void mlock_unpopulated_anon_faults_in_mlocked(struct kunit *test)
 				  "mlock of unpopulated anon");
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
-	lrutest_drain();
 	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_mlock_stat){
@@ -128,7 +124,6 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 	lrutest_mlock_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT), 0L);
-	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK,
 			(vm_flags_t)(VM_LOCKED | VM_LOCKONFAULT));
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
@@ -153,7 +148,6 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 				  "one fault after MLOCK_ONFAULT");
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
-	lrutest_drain();
 	lrutest_expect_evictable(test, folio, false, "after munlock");
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
 	lrutest_vm_end(test);
@@ -177,7 +171,6 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 	lrutest_mlock_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr + LEN(2), LEN(4)), 0L);
-	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_map_count(), maps + 2);
 	KUNIT_ASSERT_EQ(test, lrutest_vma_span(addr + LEN(2), &start, &end), 0);
 	KUNIT_EXPECT_EQ(test, start, addr + LEN(2));
@@ -199,7 +192,6 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 				  "mlock of 4 middle pages");
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr + LEN(2), LEN(4)), 0L);
-	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_map_count(), maps);
 	KUNIT_ASSERT_EQ(test, lrutest_vma_span(addr, &start, &end), 0);
 	KUNIT_EXPECT_EQ(test, start, addr);
@@ -228,26 +220,22 @@ static void mlock_locked_range_again_changes_nothing(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(4)), 0L);
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr + LEN(2), LEN(NPAGES - 2)), 0L);
-	lrutest_drain();
 	expect_all_mlocked(test, folios, NPAGES, 1, "overlapping mlocks");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
 	lrutest_expect_stat_delta(test, &before, &locked, "overlapping mlocks");
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
-	lrutest_drain();
 	expect_all_mlocked(test, folios, NPAGES, 1, "mlock of a locked range");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
 	lrutest_expect_stat_delta(test, &before, &locked, "mlock of a locked range");
 
 	/* Locked to locked-on-fault and back: a flags change, no new mlock. */
 	KUNIT_ASSERT_EQ(test, lrutest_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT), 0L);
-	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK,
 			(vm_flags_t)(VM_LOCKED | VM_LOCKONFAULT));
 	expect_all_mlocked(test, folios, NPAGES, 1, "relocked on fault");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
-	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK,
 			(vm_flags_t)VM_LOCKED);
 	expect_all_mlocked(test, folios, NPAGES, 1, "relocked at once");
@@ -255,7 +243,6 @@ static void mlock_locked_range_again_changes_nothing(struct kunit *test)
 	lrutest_expect_stat_delta(test, &before, &locked, "flags changes of a locked range");
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
-	lrutest_drain();
 	expect_all_evictable(test, folios, NPAGES, false, "after one munlock");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	lrutest_vm_end(test);
@@ -290,7 +277,6 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(a, LEN(pages)), 0L);
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(b, LEN(pages)), 0L);
-	lrutest_drain();
 	expect_all_mlocked(test, folios, pages, 2, "locked in both VMAs");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_mlock_stat){
@@ -299,7 +285,6 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 				  "mlock of both VMAs");
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(a, LEN(pages)), 0L);
-	lrutest_drain();
 	expect_all_mlocked(test, folios, pages, 1, "still locked in the second VMA");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_mlock_stat){
@@ -308,7 +293,6 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 				  "munlock of the first VMA");
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(b, LEN(pages)), 0L);
-	lrutest_drain();
 	expect_all_evictable(test, folios, pages, false, "unlocked in both VMAs");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_mlock_stat){
@@ -337,7 +321,6 @@ static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *t
 	lrutest_mlock_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
-	lrutest_drain();
 	expect_all_mlocked(test, folios, NPAGES, 1, "page cache after mlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_mlock_stat){
@@ -346,7 +329,6 @@ static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *t
 				  "mlock of a page-cache mapping");
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
-	lrutest_drain();
 	expect_all_evictable(test, folios, NPAGES, true, "page cache after munlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_mlock_stat){
@@ -372,7 +354,6 @@ static void mprotect_of_locked_range_keeps_it_locked(struct kunit *test)
 	get_folios(test, addr, NPAGES, folios);
 	lrutest_mlock_stat(&before);
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
-	lrutest_drain();
 	maps = lrutest_map_count();
 
 	KUNIT_ASSERT_EQ(test, lrutest_mprotect(addr + LEN(2), LEN(2), PROT_READ), 0L);
@@ -386,7 +367,6 @@ static void mprotect_of_locked_range_keeps_it_locked(struct kunit *test)
 	lrutest_expect_stat_delta(test, &before, &locked, "mprotect of a locked range");
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
-	lrutest_drain();
 	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
 	lrutest_vm_end(test);
 }
@@ -421,7 +401,6 @@ static void mremap_grow_of_locked_vma_locks_new_pages(struct kunit *test)
 				  "mlock then mremap grow");
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(new_addr, LEN(NPAGES)), 0L);
-	lrutest_drain();
 	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
 	lrutest_vm_end(test);
 }

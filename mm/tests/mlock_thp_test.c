@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of mlock and munlock of transparent huge pages, on real VMAs
+ * (lru_vm.c).  Documentation/mm/unevictable-lru.rst, "mlocking Transparent
+ * Huge Pages": a THP is one entry on an LRU list, so it can only be made
+ * unevictable whole; "If a user tries to mlock() part of a huge page, and no
+ * user mlock()s the whole of the huge page, we want the rest of the page to
+ * be reclaimable", so a huge page only partly in a VM_LOCKED VMA is kept on
+ * an evictable list ("the PMD on the border of a VM_LOCKED VMA will be split
+ * into a PTE table").  Counters and events count pages (folio_nr_pages()).
+ *
+ * Needs CONFIG_TRANSPARENT_HUGEPAGE (the x86_64 configuration); skips
+ * otherwise.
+ */
+#include <kunit/test.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+
+#include "lrutest.h"
+#include "lrutest_mlock.h"
+
+#ifdef CONFIG_TRANSPARENT_HUGEPAGE
+
+#define THP_PAGES	HPAGE_PMD_NR
+#define THP_SIZE	HPAGE_PMD_SIZE
+
+/*
+ * A PMD-mapped THP of anon memory: twice its size mapped, the aligned
+ * half made MADV_HUGEPAGE and faulted by a write.  Returns its address and
+ * the folio (a reference held until the case ends).
+ */
+static unsigned long thp_map(struct kunit *test, struct folio **folio)
+{
+	unsigned long addr, thp;
+
+	addr = lrutest_mmap_anon(test, 2 * THP_PAGES, false);
+	thp = ALIGN(addr, THP_SIZE);
+	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, thp, THP_SIZE, MADV_HUGEPAGE), 0);
+	lrutest_touch(test, thp);
+	lrutest_drain();
+	*folio = lrutest_folio_at(test, thp);
+	KUNIT_ASSERT_NOT_NULL(test, *folio);
+	KUNIT_ASSERT_EQ_MSG(test, folio_nr_pages(*folio), (long)THP_PAGES,
+			    "the fault of a MADV_HUGEPAGE range (THP enabled=%s)",
+			    hugepage_global_always() ? "always" : "madvise/never");
+	KUNIT_ASSERT_EQ_MSG(test, folio_entire_mapcount(*folio), 1, "PMD-mapped");
+	return thp;
+}
+
+/* mlock() of exactly a PMD-mapped THP: unevictable, counted in pages. */
+static void mlock_of_a_pmd_mapped_thp_counts_every_page(struct kunit *test)
+{
+	struct lrutest_mlock_stat before;
+	struct folio *folio;
+	unsigned long thp;
+
+	thp = thp_map(test, &folio);
+	lrutest_mlock_stat(&before);
+	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE), 0L);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, folio_entire_mapcount(folio), 1);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES);
+	lrutest_expect_mlocked(test, folio, 1, "after mlock of the THP");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = THP_PAGES, .mlocked = THP_PAGES,
+					.culled = THP_PAGES },
+				  "mlock of a PMD-mapped THP");
+
+	KUNIT_ASSERT_EQ(test, lrutest_munlock(thp, THP_SIZE), 0L);
+	lrutest_drain();
+	lrutest_expect_evictable(test, folio, false, "after munlock of the THP");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.mlocked = THP_PAGES, .culled = THP_PAGES,
+					.munlocked = THP_PAGES, .rescued = THP_PAGES },
+				  "mlock then munlock of a PMD-mapped THP");
+	lrutest_vm_end(test);
+}
+
+/* mlock() of half a THP: its PMD is split, the folio stays evictable. */
+static void mlock_of_half_a_thp_leaves_it_evictable(struct kunit *test)
+{
+	struct lrutest_mlock_stat before;
+	struct folio *folio;
+	unsigned long thp;
+
+	thp = thp_map(test, &folio);
+	lrutest_mlock_stat(&before);
+	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE / 2), 0L);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ_MSG(test, folio_entire_mapcount(folio), 0,
+			    "PMD split at the VM_LOCKED border");
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES / 2);
+	lrutest_expect_evictable(test, folio, false, "after mlock of half the THP");
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_mlock_stat){},
+				  "mlock of half a THP");
+	lrutest_vm_end(test);
+}
+
+/* munlock() of half a locked THP: nobody mlocks all of it, so it is rescued. */
+static void munlock_of_half_a_locked_thp_rescues_it(struct kunit *test)
+{
+	struct lrutest_mlock_stat before;
+	struct folio *folio;
+	unsigned long thp;
+
+	thp = thp_map(test, &folio);
+	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE), 0L);
+	lrutest_drain();
+	lrutest_expect_mlocked(test, folio, 1, "after mlock of the THP");
+	lrutest_mlock_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, lrutest_munlock(thp, THP_SIZE / 2), 0L);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES / 2);
+	lrutest_expect_evictable(test, folio, false, "after munlock of half the THP");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = -THP_PAGES, .munlocked = THP_PAGES,
+					.rescued = THP_PAGES },
+				  "munlock of half a locked THP");
+	lrutest_vm_end(test);
+}
+
+#else /* !CONFIG_TRANSPARENT_HUGEPAGE */
+
+static void thp_skip(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_TRANSPARENT_HUGEPAGE is off: no PMD-mapped THP");
+}
+
+#define mlock_of_a_pmd_mapped_thp_counts_every_page	thp_skip
+#define mlock_of_half_a_thp_leaves_it_evictable		thp_skip
+#define munlock_of_half_a_locked_thp_rescues_it		thp_skip
+
+#endif
+
+static struct kunit_case mlock_thp_cases[] = {
+	KUNIT_CASE(mlock_of_a_pmd_mapped_thp_counts_every_page),
+	KUNIT_CASE(mlock_of_half_a_thp_leaves_it_evictable),
+	KUNIT_CASE(munlock_of_half_a_locked_thp_rescues_it),
+	{}
+};
+
+static struct kunit_suite mlock_thp_suite = {
+	.name = "mm_mlock_thp",
+	.init = lrutest_vm_init,
+	.test_cases = mlock_thp_cases,
+};
+
+kunit_test_suite(mlock_thp_suite);
+
+MODULE_DESCRIPTION("KUnit tests of mlock and munlock of transparent huge pages");
+MODULE_LICENSE("GPL");
