@@ -39,7 +39,6 @@ static void mlockall_current_locks_every_vma(struct kunit *test)
 	lrutest_mlock_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlockall(MCL_CURRENT), 0L);
-	lrutest_drain();
 	KUNIT_EXPECT_EQ_MSG(test, current->mm->def_flags & VM_LOCKED_MASK,
 			    (vm_flags_t)0, "MCL_CURRENT alone set def_flags");
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(a) & VM_LOCKED_MASK, (vm_flags_t)VM_LOCKED);
@@ -58,7 +57,6 @@ static void mlockall_current_locks_every_vma(struct kunit *test)
 				  "mlockall(MCL_CURRENT)");
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlockall(), 0L);
-	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(a) & VM_LOCKED_MASK, (vm_flags_t)0);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(s) & VM_LOCKED_MASK, (vm_flags_t)0);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
@@ -114,7 +112,6 @@ static void mlockall_future_locks_new_mappings(struct kunit *test)
 				  "new mapping after MCL_FUTURE");
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlockall(), 0L);
-	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, current->mm->def_flags & VM_LOCKED_MASK, (vm_flags_t)0);
 	for (i = 0; i < PAGES; i++)
 		lrutest_expect_evictable(test, folios[i], false, "after munlockall");
@@ -160,7 +157,6 @@ static void mlockall_future_locks_brk_growth(struct kunit *test)
 				  "brk() growth after MCL_FUTURE");
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlockall(), 0L);
-	lrutest_drain();
 	for (i = 0; i < PAGES; i++)
 		lrutest_expect_evictable(test, folios[i], false, "after munlockall");
 	lrutest_vm_end(test);
@@ -186,7 +182,6 @@ static void mlockall_onfault_locks_present_and_faulted_folios(struct kunit *test
 	lrutest_mlock_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlockall(MCL_CURRENT | MCL_ONFAULT), 0L);
-	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(p) & VM_LOCKED_MASK,
 			(vm_flags_t)(VM_LOCKED | VM_LOCKONFAULT));
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(u) & VM_LOCKED_MASK,
@@ -214,7 +209,6 @@ static void mlockall_onfault_locks_present_and_faulted_folios(struct kunit *test
 				  "one fault after MCL_ONFAULT");
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlockall(), 0L);
-	lrutest_drain();
 	for (i = 0; i < PAGES; i++)
 		lrutest_expect_evictable(test, present[i], false, "after munlockall");
 	lrutest_expect_evictable(test, faulted, false, "after munlockall");

@@ -36,6 +36,7 @@
 #include <uapi/linux/shm.h>
 
 #include "internal.h"	/* mm/internal.h, by -I in the Makefile */
+#include "lrutest_mlock.h"
 #include "lrutest_reclaim.h"
 
 #define SHM_TEST_PAGES	8
@@ -94,10 +95,13 @@ struct lru_snap {
 	long culled, scanned, rescued, mlocked, munlocked;
 };
 
+/*
+ * No drain here: after SHM_LOCK and SHM_UNLOCK the snapshot is taken right
+ * as the call returns (shmem_lock() moves no folio, shmem_unlock_mapping()
+ * moves them under the LRU lock, no batch); the other steps drain first.
+ */
 static void lru_snap(struct lru_snap *s)
 {
-	lru_add_drain();
-	mlock_drain_local();
 	s->unevictable = lrutest_node_state(NR_UNEVICTABLE);
 	s->anon = lrutest_node_state(NR_INACTIVE_ANON) +
 		  lrutest_node_state(NR_ACTIVE_ANON);
@@ -128,6 +132,7 @@ static struct lrutest_shm *locked_segment(struct kunit *test)
 	expect_all_anon(test, seg, "touched");
 	KUNIT_ASSERT_FALSE(test, mapping_unevictable(seg->mapping));
 
+	lrutest_drain();
 	lru_snap(&a);
 	KUNIT_ASSERT_EQ_MSG(test, lrutest_shm_ctl(seg->id, SHM_LOCK), 0L, "SHM_LOCK");
 	lru_snap(&b);
@@ -152,6 +157,7 @@ static void shm_lock_culls_on_reclaim_and_putback(struct kunit *test)
 	LIST_HEAD(list);
 	unsigned long i;
 
+	lrutest_drain();
 	lru_snap(&a);
 	for (i = 0; i < half; i++) {
 		struct folio *folio = shm_folio(test, seg, i);
@@ -166,6 +172,7 @@ static void shm_lock_culls_on_reclaim_and_putback(struct kunit *test)
 		KUNIT_ASSERT_TRUE_MSG(test, folio_isolate_lru(folio), "isolate %lu", i);
 		folio_putback_lru(folio);
 	}
+	lrutest_drain();
 	lru_snap(&b);
 	expect_delta(test, a.culled, b.culled, SHM_TEST_PAGES, "cull", "culled");
 	expect_delta(test, a.unevictable, b.unevictable, SHM_TEST_PAGES, "cull", "unevictable");
@@ -203,6 +210,7 @@ static void shm_unlock_rescues_all(struct kunit *test)
 	struct lrutest_shm *seg = culled_segment(test);
 	struct lru_snap a, b;
 
+	lrutest_drain();
 	lru_snap(&a);
 	KUNIT_ASSERT_EQ_MSG(test, lrutest_shm_ctl(seg->id, SHM_UNLOCK), 0L, "SHM_UNLOCK");
 	lru_snap(&b);
@@ -217,6 +225,7 @@ static void shm_unlock_rescues_all(struct kunit *test)
 	expect_all_anon(test, seg, "SHM_UNLOCK");
 
 	/* A second SHM_UNLOCK of an unlocked segment scans nothing. */
+	lrutest_drain();
 	lru_snap(&a);
 	KUNIT_EXPECT_EQ(test, lrutest_shm_ctl(seg->id, SHM_UNLOCK), 0L);
 	lru_snap(&b);
@@ -298,6 +307,7 @@ static void shm_lock_rlimit_and_rmid(struct kunit *test)
 	long base, unevictable, shmem;
 
 	lrutest_shm_user_mm(test);
+	lrutest_drain();
 	lru_snap(&a);
 	shmem = lrutest_node_state(NR_SHMEM);
 	seg = lrutest_shm_create(test, SHM_TEST_PAGES);
@@ -335,6 +345,7 @@ static void shm_lock_rlimit_and_rmid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seg->mapping->nrpages, (unsigned long)SHM_TEST_PAGES);
 
 	lrutest_shm_detach(test, seg);
+	lrutest_drain();
 	lru_snap(&b);
 	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base, "last detach: lock charge left");
 	KUNIT_EXPECT_EQ_MSG(test, lrutest_node_state(NR_SHMEM), shmem,
@@ -367,17 +378,20 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 	mmap_read_unlock(current->mm);
 	KUNIT_ASSERT_NOT_NULL(test, file);
 
+	lrutest_drain();
 	lru_snap(&a);
 	addr = vm_mmap(file, 0, n * PAGE_SIZE, PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_LOCKED, 0);
 	fput(file);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_VALUE(addr), "MAP_LOCKED mmap: %ld", (long)addr);
+	lrutest_drain();
 	lru_snap(&b);
 	expect_delta(test, a.mlock, b.mlock, n, "MAP_LOCKED", "mlock");
 	expect_delta(test, a.mlocked, b.mlocked, n, "MAP_LOCKED", "mlocked");
 	expect_delta(test, a.unevictable, b.unevictable, n, "MAP_LOCKED", "unevictable");
 	expect_all_unevictable(test, seg, true, "MAP_LOCKED");
 
+	lrutest_drain();
 	lru_snap(&a);
 	KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_UNLOCK), 0L);
 	lru_snap(&b);
@@ -389,8 +403,10 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 	expect_all_unevictable(test, seg, true, "SHM_UNLOCK while mlocked");
 
 	KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_LOCK), 0L);
+	lrutest_drain();
 	lru_snap(&a);
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr, n * PAGE_SIZE), 0);
+	lrutest_drain();
 	lru_snap(&b);
 	expect_delta(test, a.mlock, b.mlock, -n, "munmap while SHM_LOCKed", "mlock");
 	expect_delta(test, a.munlocked, b.munlocked, n, "munmap while SHM_LOCKed", "munlocked");
@@ -399,6 +415,7 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 		     "munmap while SHM_LOCKed", "unevictable");
 	expect_all_unevictable(test, seg, false, "munmap while SHM_LOCKed");
 
+	lrutest_drain();
 	lru_snap(&a);
 	KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_UNLOCK), 0L);
 	lru_snap(&b);
