@@ -390,6 +390,33 @@ void lrutest_memcg_log(struct kunit *test, const char *what,
 		   a->lru[LRU_INACTIVE_FILE], a->lru[LRU_ACTIVE_FILE]);
 }
 
+/**
+ * lrutest_memcg_expect_stolen - what a reclaim took, counted three ways
+ * @test: the test case
+ * @reclaimed: what the reclaim returned
+ * @b: the test memcg's statistics before it
+ * @a: and after it
+ *
+ * PGSTEAL_ANON + PGSTEAL_FILE is what reclaim returned; the pages gone from
+ * the memcg's anon and file lists are PGSTEAL_ANON and PGSTEAL_FILE; the
+ * anon pages reclaimed are the pages swapped out (PSWPOUT).
+ */
+void lrutest_memcg_expect_stolen(struct kunit *test, unsigned long reclaimed,
+				 const struct lrutest_reclaim_stat *b,
+				 const struct lrutest_reclaim_stat *a)
+{
+	KUNIT_EXPECT_EQ_MSG(test, (a->steal_anon - b->steal_anon) + (a->steal_file - b->steal_file),
+			    reclaimed, "PGSTEAL_ANON + PGSTEAL_FILE against what reclaim returned");
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_stat_anon(b) - lrutest_stat_anon(a),
+			    a->steal_anon - b->steal_anon,
+			    "anon pages gone from the memcg's lists against PGSTEAL_ANON");
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_stat_file(b) - lrutest_stat_file(a),
+			    a->steal_file - b->steal_file,
+			    "file pages gone from the memcg's lists against PGSTEAL_FILE");
+	KUNIT_EXPECT_EQ_MSG(test, a->pswpout - b->pswpout, a->steal_anon - b->steal_anon,
+			    "anon pages reclaimed are the pages swapped out");
+}
+
 /* The list of the test memcg's lruvec @folio is threaded on, by walking. */
 int lrutest_memcg_find(struct lrutest_memcg *cg, struct folio *folio)
 {
@@ -592,6 +619,19 @@ void lrutest_swap_on(struct kunit *test)
 	KUNIT_ASSERT_EQ_MSG(test, err, 0, "swapon %s", LRUTEST_SWAP_PATH);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_swap_off, NULL));
 	KUNIT_ASSERT_GT_MSG(test, total_swap_pages, total, "swapon added no swap space");
+}
+
+/**
+ * lrutest_swap - swap on for the case, or check that none is on
+ * @test: the test case
+ * @on: lrutest_swap_on(), or assert that no swap is left on
+ */
+void lrutest_swap(struct kunit *test, bool on)
+{
+	if (on)
+		lrutest_swap_on(test);
+	else
+		KUNIT_ASSERT_EQ_MSG(test, total_swap_pages, 0L, "swap left on by an earlier case");
 }
 
 /*

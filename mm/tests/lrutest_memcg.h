@@ -53,6 +53,17 @@ struct lrutest_reclaim_stat {
 
 int lrutest_memcg_classic_init(struct kunit *test);
 int lrutest_memcg_mglru_init(struct kunit *test);
+/* Pages on the anon lists (or generations) of @s, and on the file ones. */
+static inline unsigned long lrutest_stat_anon(const struct lrutest_reclaim_stat *s)
+{
+	return s->lru[LRU_INACTIVE_ANON] + s->lru[LRU_ACTIVE_ANON];
+}
+
+static inline unsigned long lrutest_stat_file(const struct lrutest_reclaim_stat *s)
+{
+	return s->lru[LRU_INACTIVE_FILE] + s->lru[LRU_ACTIVE_FILE];
+}
+
 struct lrutest_memcg *lrutest_memcg_create(struct kunit *test);
 void lrutest_memcg_stat(struct lrutest_memcg *cg,
 			struct lrutest_reclaim_stat *stat);
@@ -61,6 +72,9 @@ unsigned long lrutest_memcg_reclaim(struct lrutest_memcg *cg,
 void lrutest_memcg_log(struct kunit *test, const char *what,
 		       const struct lrutest_reclaim_stat *before,
 		       const struct lrutest_reclaim_stat *after);
+void lrutest_memcg_expect_stolen(struct kunit *test, unsigned long reclaimed,
+				 const struct lrutest_reclaim_stat *before,
+				 const struct lrutest_reclaim_stat *after);
 int lrutest_memcg_find(struct lrutest_memcg *cg, struct folio *folio);
 unsigned long lrutest_memcg_walk(struct lrutest_memcg *cg, enum lru_list lru);
 int lrutest_memcg_lru_at(struct lrutest_memcg *cg, unsigned long addr,
@@ -72,6 +86,7 @@ void lrutest_memcg_read(struct kunit *test, struct lrutest_memcg *cg,
 			struct file *file, pgoff_t first, unsigned long nr,
 			unsigned int times);
 void lrutest_swap_on(struct kunit *test);
+void lrutest_swap(struct kunit *test, bool on);
 unsigned long lrutest_memcg_anon(struct kunit *test, unsigned long pages, bool cold);
 void lrutest_user_touch(struct kunit *test, unsigned long addr);
 

@@ -53,16 +53,6 @@ static const struct balance_row balance_rows[] = {
 
 KUNIT_ARRAY_PARAM_DESC(balance, balance_rows, desc);
 
-static unsigned long anon_pages(const struct lrutest_reclaim_stat *s)
-{
-	return s->lru[LRU_INACTIVE_ANON] + s->lru[LRU_ACTIVE_ANON];
-}
-
-static unsigned long file_pages(const struct lrutest_reclaim_stat *s)
-{
-	return s->lru[LRU_INACTIVE_FILE] + s->lru[LRU_ACTIVE_FILE];
-}
-
 /*
  * Reclaim of the test memcg scans anon and file as the row says; what it
  * reclaims comes off those lists only, anon by swap-out.
@@ -75,10 +65,7 @@ static void reclaim_scan_balance_follows_swap_and_swappiness(struct kunit *test)
 	unsigned long reclaimed, scan_anon, scan_file;
 	struct file *file;
 
-	if (row->swap)
-		lrutest_swap_on(test);
-	else
-		KUNIT_ASSERT_EQ_MSG(test, total_swap_pages, 0L, "swap left on by an earlier case");
+	lrutest_swap(test, row->swap);
 	cg = lrutest_memcg_create(test);
 	file = lrutest_ramdisk(test, 1);
 	lrutest_memcg_anon(test, NR_ANON, true);
@@ -103,18 +90,7 @@ static void reclaim_scan_balance_follows_swap_and_swappiness(struct kunit *test)
 			    "anon scanned: %lu pages", scan_anon);
 	KUNIT_EXPECT_EQ_MSG(test, scan_file != 0, row->file_scanned,
 			    "file scanned: %lu pages", scan_file);
-	KUNIT_EXPECT_EQ_MSG(test, (after.steal_anon - before.steal_anon) +
-			    (after.steal_file - before.steal_file), reclaimed,
-			    "PGSTEAL_ANON + PGSTEAL_FILE against what reclaim returned");
-	KUNIT_EXPECT_EQ_MSG(test, anon_pages(&before) - anon_pages(&after),
-			    after.steal_anon - before.steal_anon,
-			    "anon pages gone from the memcg's lists against PGSTEAL_ANON");
-	KUNIT_EXPECT_EQ_MSG(test, file_pages(&before) - file_pages(&after),
-			    after.steal_file - before.steal_file,
-			    "file pages gone from the memcg's lists against PGSTEAL_FILE");
-	KUNIT_EXPECT_EQ_MSG(test, after.pswpout - before.pswpout,
-			    after.steal_anon - before.steal_anon,
-			    "anon pages reclaimed are the pages swapped out");
+	lrutest_memcg_expect_stolen(test, reclaimed, &before, &after);
 	if (!row->anon_scanned) {
 		KUNIT_EXPECT_EQ_MSG(test, lrutest_memcg_walk(cg, LRU_INACTIVE_ANON) +
 				    lrutest_memcg_walk(cg, LRU_ACTIVE_ANON), NR_ANON,

@@ -68,16 +68,6 @@ static const struct mglru_type_row mglru_type_rows[] = {
 
 KUNIT_ARRAY_PARAM_DESC(mglru_type, mglru_type_rows, desc);
 
-static unsigned long anon_pages(const struct lrutest_reclaim_stat *s)
-{
-	return s->lru[LRU_INACTIVE_ANON] + s->lru[LRU_ACTIVE_ANON];
-}
-
-static unsigned long file_pages(const struct lrutest_reclaim_stat *s)
-{
-	return s->lru[LRU_INACTIVE_FILE] + s->lru[LRU_ACTIVE_FILE];
-}
-
 /* Anon pages on the test memcg's generation lists, walked. */
 static unsigned long anon_walked(struct lrutest_memcg *cg)
 {
@@ -99,10 +89,7 @@ static void mglru_eviction_type_follows_swap_and_swappiness(struct kunit *test)
 	struct lrutest_memcg *cg;
 	struct file *file;
 
-	if (row->swap)
-		lrutest_swap_on(test);
-	else
-		KUNIT_ASSERT_EQ_MSG(test, total_swap_pages, 0L, "swap left on by an earlier case");
+	lrutest_swap(test, row->swap);
 	cg = lrutest_memcg_create(test);
 	file = lrutest_ramdisk(test, 1);
 	lrutest_memcg_anon(test, NR_ANON, true);
@@ -114,12 +101,12 @@ static void mglru_eviction_type_follows_swap_and_swappiness(struct kunit *test)
 		KUNIT_ASSERT_GE_MSG(test, lrutest_memcg_reclaim(cg, TO_RECLAIM, MAX_SWAPPINESS),
 				    TO_RECLAIM, "set up: reclaim that ages and evicts anon");
 	lrutest_memcg_stat(cg, &b);
-	nr_anon = anon_pages(&b);
+	nr_anon = lrutest_stat_anon(&b);
 	if (!row->aged)
 		KUNIT_ASSERT_EQ_MSG(test, nr_anon, NR_ANON, "set up: anon pages of the memcg");
 	KUNIT_ASSERT_EQ_MSG(test, anon_walked(cg), nr_anon,
 			    "set up: anon pages on the generation lists, walked");
-	KUNIT_ASSERT_EQ_MSG(test, file_pages(&b), row->cache ? NR_CACHE : 0,
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_stat_file(&b), row->cache ? NR_CACHE : 0,
 			    "set up: file pages of the memcg");
 
 	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, row->swappiness);
@@ -133,14 +120,7 @@ static void mglru_eviction_type_follows_swap_and_swappiness(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, reclaimed, 0UL, "nothing evictable, nothing reclaimed");
 	KUNIT_EXPECT_EQ_MSG(test, scan_anon != 0, row->anon_scanned,
 			    "anon scanned: %lu pages", scan_anon);
-	KUNIT_EXPECT_EQ_MSG(test, (a.steal_anon - b.steal_anon) + (a.steal_file - b.steal_file),
-			    reclaimed, "PGSTEAL_ANON + PGSTEAL_FILE against what reclaim returned");
-	KUNIT_EXPECT_EQ_MSG(test, anon_pages(&b) - anon_pages(&a), a.steal_anon - b.steal_anon,
-			    "anon pages gone from the memcg's generations against PGSTEAL_ANON");
-	KUNIT_EXPECT_EQ_MSG(test, file_pages(&b) - file_pages(&a), a.steal_file - b.steal_file,
-			    "file pages gone from the memcg's generations against PGSTEAL_FILE");
-	KUNIT_EXPECT_EQ_MSG(test, a.pswpout - b.pswpout, a.steal_anon - b.steal_anon,
-			    "anon pages reclaimed are the pages swapped out");
+	lrutest_memcg_expect_stolen(test, reclaimed, &b, &a);
 	if (!row->anon_scanned) {
 		KUNIT_EXPECT_EQ_MSG(test, anon_walked(cg), nr_anon,
 				    "anon pages still on the memcg's generation lists, walked");
@@ -174,7 +154,8 @@ static void mglru_reclaim_promotes_used_anon_and_evicts_unused(struct kunit *tes
 	lrutest_drain();
 
 	lrutest_memcg_stat(cg, &b);
-	KUNIT_ASSERT_EQ_MSG(test, anon_pages(&b), NR_ANON, "set up: anon pages of the memcg");
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_stat_anon(&b), NR_ANON,
+			    "set up: anon pages of the memcg");
 	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, MAX_SWAPPINESS);
 	lrutest_memcg_stat(cg, &a);
 	lrutest_memcg_log(test, "used and unused anon", &b, &a);
@@ -202,7 +183,7 @@ static void mglru_reclaim_promotes_used_anon_and_evicts_unused(struct kunit *tes
 			    "oldest generation of a used folio, 0 = the youngest");
 	KUNIT_EXPECT_EQ_MSG(test, unused_gone, reclaimed, "unused folios swapped out");
 	KUNIT_EXPECT_EQ_MSG(test, a.pswpout - b.pswpout, reclaimed, "PSWPOUT");
-	KUNIT_EXPECT_EQ_MSG(test, anon_pages(&b) - anon_pages(&a), reclaimed,
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_stat_anon(&b) - lrutest_stat_anon(&a), reclaimed,
 			    "anon pages gone from the memcg's generations");
 	if (youngest_unused != INT_MAX)
 		KUNIT_EXPECT_LT_MSG(test, oldest_used, youngest_unused,
