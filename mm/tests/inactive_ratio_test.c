@@ -14,9 +14,14 @@
  *    1TB     101        10GB
  *   10TB     320        32GB
  *
- * inactive_is_low() reads lruvec_page_state(), which without CONFIG_NUMA is
- * the global counter whatever the node.  So the lists' sizes are set by
- * moving the fake node's counters (and with them the global ones) by the
+ * The ratios of the table are sqrt(10 * GB), rounded down, of the two
+ * lists' total in whole GB: one page below each row from 1GB up, the total
+ * is one GB less (none below 1GB, ratio 1), which the rows "- 1 page" probe.
+ *
+ * inactive_is_low() reads lruvec_page_state(): with memcg off, and without
+ * CONFIG_NUMA, that is the global counter whatever the node; with memcg on,
+ * the fake lruvec's memcg statistics.  So the lists' sizes are set by
+ * moving the fake lruvec's counters (and with them the global ones) by the
  * difference to what inactive_is_low() reads, with interrupts off on UP so
  * that nothing else runs or reads meanwhile, and moved back before
  * interrupts come on again.  Terabytes cost nothing.
@@ -42,6 +47,11 @@ static const struct ratio_row ratio_rows[] = {
 	{ 100ULL * SZ_1G, 31, "100GB" },
 	{ 1ULL << 40, 101, "1TB" },
 	{ 10ULL << 40, 320, "10TB" },
+	{ 1ULL * SZ_1G - PAGE_SIZE, 1, "1GB - 1 page" },
+	{ 10ULL * SZ_1G - PAGE_SIZE, 9, "10GB - 1 page" },
+	{ 100ULL * SZ_1G - PAGE_SIZE, 31, "100GB - 1 page" },
+	{ (1ULL << 40) - PAGE_SIZE, 101, "1TB - 1 page" },
+	{ (10ULL << 40) - PAGE_SIZE, 319, "10TB - 1 page" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(ratio, ratio_rows, desc);
@@ -50,15 +60,16 @@ struct ratio_lists {
 	long delta[NR_LRU_LISTS];
 };
 
-/* Move @lru by @d pages: __mod_node_page_state() takes an int. */
+/* Move @lru by @d pages: __mod_lruvec_state() takes an int. */
 static void ratio_mod(struct lrutest_node *node, enum lru_list lru, long d)
 {
 	while (d) {
 		int step = clamp_t(long, d, INT_MIN, INT_MAX);
 
-		__mod_node_page_state(node->pgdat, NR_LRU_BASE + lru, step);
+		__mod_lruvec_state(node->lruvec, NR_LRU_BASE + lru, step);
 		d -= step;
 	}
+	lrutest_node_flush(node);
 }
 
 /* Make inactive_is_low() see @pages on @lru: call with interrupts off. */

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of lruvec_add_folio() and lruvec_del_folio() on a fake node:
- * a folio lands on the list folio_lru_list() names (or, with the multi-gen
- * LRU, on a generation of its type), and every list's walked length stays
- * equal to the node's NR_LRU_BASE + lru and the zones' NR_ZONE_LRU_BASE +
- * lru counters, in pages, for order-0 and large folios.
+ * a folio lands on the list its flags name (want_lru(): the test's own
+ * table; with the multi-gen LRU, in the generation it names), and every
+ * list's walked length stays equal to the node's NR_LRU_BASE + lru, the
+ * zones' NR_ZONE_LRU_BASE + lru and, with memcg on, the lruvec's memcg
+ * statistics and per-zone sizes, in pages, for order-0 and large folios.
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
@@ -12,28 +13,6 @@
 #include <linux/vmstat.h>
 
 #include "lrutest.h"
-
-/*
- * The list a just-added folio is accounted to.  @lru is folio_lru_list()
- * before the add: with the multi-gen LRU on, evictable folios go to a
- * generation instead, and which generations count as active is the
- * lruvec's business (lru_gen_is_active()), so ask the folio where it went.
- */
-static enum lru_list lru_after_add(struct lrutest_node *node,
-				   struct folio *folio, enum lru_list lru)
-{
-#ifdef CONFIG_LRU_GEN
-	if (lru != LRU_UNEVICTABLE && lru_gen_enabled()) {
-		int gen = folio_lru_gen(folio);
-
-		if (gen < 0)
-			return NR_LRU_LISTS;
-		return (folio_is_file_lru(folio) ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON) +
-			(lru_gen_is_active(node->lruvec, gen) ? LRU_ACTIVE : 0);
-	}
-#endif
-	return lru;
-}
 
 /* Every list: walked pages == node counter == zone counters == @want. */
 static void expect_lists(struct kunit *test, struct lrutest_node *node,
@@ -49,6 +28,15 @@ static void expect_lists(struct kunit *test, struct lrutest_node *node,
 		KUNIT_EXPECT_EQ_MSG(test, lrutest_zone_pages(node, lru), node_pages,
 				    "%s: zone %s pages differ from node", when,
 				    lrutest_lru_names[lru]);
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_lruvec_pages(node, lru), node_pages,
+				    "%s: lruvec (memcg) %s pages differ from node", when,
+				    lrutest_lru_names[lru]);
+		/* Multi-gen: lru_gen_update_size() keeps no memcg zone sizes. */
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_memcg_lru_pages(node, lru),
+				    lru_gen_enabled() && lru != LRU_UNEVICTABLE &&
+				    !mem_cgroup_disabled() ? 0 : node_pages,
+				    "%s: memcg per-zone %s size", when,
+				    lrutest_lru_names[lru]);
 		if (lru != LRU_UNEVICTABLE)
 			KUNIT_EXPECT_EQ_MSG(test, lrutest_walk_pages(node->lruvec, lru),
 					    node_pages, "%s: walked %s pages differ from counter",
@@ -62,7 +50,6 @@ static void expect_listed_on(struct kunit *test, struct lrutest_node *node,
 {
 	int where = lrutest_find_folio(node->lruvec, folio);
 
-	KUNIT_EXPECT_TRUE_MSG(test, folio_test_lru(folio), "PG_lru not set");
 	if (lru == LRU_UNEVICTABLE)
 		KUNIT_EXPECT_EQ_MSG(test, where, LRUTEST_NOT_LISTED,
 				    "unevictable folio threaded on %s",
@@ -87,6 +74,54 @@ static const unsigned long lru_add_flags[NR_LRU_LISTS] = {
 	[LRU_ACTIVE_FILE]	= LRUTEST_ACTIVE,
 	[LRU_UNEVICTABLE]	= LRUTEST_ANON | LRUTEST_UNEVICTABLE,
 };
+
+/*
+ * The list a folio with LRUTEST_* @flags must be accounted to once added.
+ * Classic LRU: unevictable, else the list of its type (PG_swapbacked) and
+ * activity (PG_active), as unevictable-lru.rst describes the five lists.
+ * Multi-gen LRU: the generation that the comment in lru_gen_add_folio()
+ * names, on the fake node's new lruvec (max_seq MIN_NR_GENS + 1, both
+ * min_seq 0: lru_gen_init_lruvec()): an active (hot) folio the youngest,
+ * max_seq; an anon folio not in the swap cache (freshly faulted) the second
+ * youngest; any other the second oldest, min_seq + 1, there being more than
+ * MIN_NR_GENS generations.  The two youngest count as active.
+ */
+static enum lru_list want_lru(unsigned long flags)
+{
+	enum lru_list lru;
+
+	if (flags & LRUTEST_UNEVICTABLE)
+		return LRU_UNEVICTABLE;
+	lru = (flags & LRUTEST_ANON) ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE;
+	if (flags & LRUTEST_ACTIVE)
+		lru += LRU_ACTIVE;
+	if (lru_gen_enabled() && (flags & (LRUTEST_ANON | LRUTEST_ACTIVE)))
+		lru |= LRU_ACTIVE;
+	return lru;
+}
+
+/* The multi-gen LRU generation (index) of a folio added with @flags: as above. */
+static void expect_gen(struct kunit *test, struct lrutest_node *node,
+		       struct folio *folio, unsigned long flags)
+{
+#ifdef CONFIG_LRU_GEN
+	const unsigned long max_seq = MIN_NR_GENS + 1, min_seq = 0;
+	unsigned long seq;
+
+	if (!lru_gen_enabled() || (flags & LRUTEST_UNEVICTABLE))
+		return;
+	KUNIT_ASSERT_EQ_MSG(test, node->lruvec->lrugen.max_seq, max_seq,
+			    "a new lruvec's max_seq");
+	if (flags & LRUTEST_ACTIVE)
+		seq = max_seq;
+	else if (flags & LRUTEST_ANON)
+		seq = max_seq - 1;
+	else
+		seq = min_seq + 1;
+	KUNIT_EXPECT_EQ_MSG(test, folio_lru_gen(folio), lru_gen_from_seq(seq),
+			    "generation of a folio added with flags %#lx", flags);
+#endif
+}
 
 static const unsigned int lru_add_orders[] = { 0, 2, 4 };
 
@@ -114,22 +149,18 @@ static void lru_add_then_del_accounts_pages(struct kunit *test)
 	unsigned long want[NR_LRU_LISTS] = {};
 	struct lrutest_node *node = lrutest_node_create(test);
 	struct folio *folio = lrutest_folio(test, node, c->order, c->flags);
-	enum lru_list lru = folio_lru_list(folio);
+	enum lru_list lru = want_lru(c->flags);
 
 	expect_lists(test, node, want, "before add");
 
 	lrutest_add(node, folio);
-	lru = lru_after_add(node, folio, lru);
-	KUNIT_ASSERT_LT_MSG(test, lru, NR_LRU_LISTS, "multi-gen LRU gave no generation");
 	want[lru] = 1UL << c->order;
 	expect_listed_on(test, node, folio, lru);
+	expect_gen(test, node, folio, c->flags);
 	expect_lists(test, node, want, "after add");
-	KUNIT_EXPECT_FALSE_MSG(test, folio_test_active(folio) && folio_test_unevictable(folio),
-			       "listed folio both active and unevictable");
 
 	lrutest_del(node, folio);
 	want[lru] = 0;
-	KUNIT_EXPECT_FALSE(test, folio_test_lru(folio));
 	KUNIT_EXPECT_EQ(test, lrutest_find_folio(node->lruvec, folio), LRUTEST_NOT_LISTED);
 	expect_lists(test, node, want, "after del");
 }
@@ -167,61 +198,57 @@ static void lru_move_through_all_lists_keeps_counts(struct kunit *test)
 			folio_set_unevictable(folio);
 		KUNIT_ASSERT_EQ(test, path[i] & ~mask, 0UL);
 
-		lru = folio_lru_list(folio);
+		lru = want_lru(path[i]);
 		lrutest_add(node, folio);
-		lru = lru_after_add(node, folio, lru);
-		KUNIT_ASSERT_LT(test, lru, NR_LRU_LISTS);
 		memset(want, 0, sizeof(want));
-		want[lru] = folio_nr_pages(folio);
+		want[lru] = 2;
 		snprintf(when, sizeof(when), "step %zu (%s)", i, lrutest_lru_names[lru]);
 		expect_listed_on(test, node, folio, lru);
+		expect_gen(test, node, folio, path[i]);
 		expect_lists(test, node, want, when);
 	}
 }
 
 #define LRU_MIX_FOLIOS	48
 
-/* Check each listed folio: its list matches its type, and no listed folio
- * is both active and unevictable.
+static const unsigned long lru_mix[] = {
+	LRUTEST_ANON, LRUTEST_ANON | LRUTEST_ACTIVE, 0, LRUTEST_ACTIVE,
+	LRUTEST_UNEVICTABLE, LRUTEST_ANON | LRUTEST_UNEVICTABLE,
+};
+
+/*
+ * Each folio still listed is found by walking on the list its flags in
+ * lru_mix[] name (want_lru()), or on none if unevictable; @want gets the
+ * pages each list must count.
  */
-static void expect_folios_consistent(struct kunit *test, struct lrutest_node *node,
-				     struct folio **folios, int n, unsigned long *want)
+static void expect_folios_listed(struct kunit *test, struct lrutest_node *node,
+				 struct folio **folios, int n, unsigned long *want)
 {
 	int i;
 
 	memset(want, 0, NR_LRU_LISTS * sizeof(*want));
 	for (i = 0; i < n; i++) {
-		struct folio *folio = folios[i];
+		enum lru_list lru = want_lru(lru_mix[i % ARRAY_SIZE(lru_mix)]);
 		int where;
 
-		if (!folio_test_lru(folio))
+		if (!folio_test_lru(folios[i]))
 			continue;
-		where = lrutest_find_folio(node->lruvec, folio);
-		KUNIT_EXPECT_FALSE_MSG(test,
-				       folio_test_active(folio) && folio_test_unevictable(folio),
-				       "folio %d listed active and unevictable", i);
-		if (folio_test_unevictable(folio)) {
+		where = lrutest_find_folio(node->lruvec, folios[i]);
+		if (lru == LRU_UNEVICTABLE)
 			KUNIT_EXPECT_EQ_MSG(test, where, LRUTEST_NOT_LISTED,
 					    "unevictable folio %d threaded on a list", i);
-			want[LRU_UNEVICTABLE] += folio_nr_pages(folio);
-			continue;
-		}
-		KUNIT_ASSERT_GE_MSG(test, where, 0, "folio %d on no list", i);
-		KUNIT_EXPECT_EQ_MSG(test, is_file_lru(where), folio_is_file_lru(folio),
-				    "folio %d (%s) on %s", i,
-				    folio_is_file_lru(folio) ? "file" : "anon",
-				    lrutest_lru_names[where]);
-		want[where] += folio_nr_pages(folio);
+		else
+			KUNIT_EXPECT_EQ_MSG(test, where, (int)lru,
+					    "folio %d on %s, want %s", i,
+					    where < 0 ? "no list" : lrutest_lru_names[where],
+					    lrutest_lru_names[lru]);
+		want[lru] += folio_nr_pages(folios[i]);
 	}
 }
 
 /* Many folios of all types and sizes: the books balance at each stage. */
 static void lru_mixed_population_stays_consistent(struct kunit *test)
 {
-	static const unsigned long mix[] = {
-		LRUTEST_ANON, LRUTEST_ANON | LRUTEST_ACTIVE, 0, LRUTEST_ACTIVE,
-		LRUTEST_UNEVICTABLE, LRUTEST_ANON | LRUTEST_UNEVICTABLE,
-	};
 	struct lrutest_node *node = lrutest_node_create(test);
 	unsigned long want[NR_LRU_LISTS], total = 0, sum;
 	struct folio **folios;
@@ -231,12 +258,12 @@ static void lru_mixed_population_stays_consistent(struct kunit *test)
 	folios = kunit_kcalloc(test, LRU_MIX_FOLIOS, sizeof(*folios), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, folios);
 	for (i = 0; i < LRU_MIX_FOLIOS; i++) {
-		folios[i] = lrutest_folio(test, node, i % 4, mix[i % ARRAY_SIZE(mix)]);
+		folios[i] = lrutest_folio(test, node, i % 4, lru_mix[i % ARRAY_SIZE(lru_mix)]);
 		lrutest_add(node, folios[i]);
 		total += folio_nr_pages(folios[i]);
 	}
 
-	expect_folios_consistent(test, node, folios, LRU_MIX_FOLIOS, want);
+	expect_folios_listed(test, node, folios, LRU_MIX_FOLIOS, want);
 	expect_lists(test, node, want, "all added");
 	sum = 0;
 	for_each_lru(lru)
@@ -245,7 +272,7 @@ static void lru_mixed_population_stays_consistent(struct kunit *test)
 
 	for (i = 0; i < LRU_MIX_FOLIOS; i += 2)
 		lrutest_del(node, folios[i]);
-	expect_folios_consistent(test, node, folios, LRU_MIX_FOLIOS, want);
+	expect_folios_listed(test, node, folios, LRU_MIX_FOLIOS, want);
 	expect_lists(test, node, want, "half deleted");
 
 	for (i = 1; i < LRU_MIX_FOLIOS; i += 2)
@@ -270,9 +297,9 @@ static void lru_add_del_leaves_global_counters_balanced(struct kunit *test)
 
 	if (IS_ENABLED(CONFIG_SMP))
 		kunit_skip(test, "other CPUs may move the global counters meanwhile");
-	/* Active: the multi-gen LRU then puts it in max_seq, an active gen. */
+	/* Active: the multi-gen LRU then counts it active too. */
 	folio_set_active(folio);
-	lru = folio_lru_list(folio);
+	lru = want_lru(LRUTEST_ANON | LRUTEST_ACTIVE);
 
 	local_irq_save(flags);
 	spin_lock(&lruvec->lru_lock);

@@ -7,7 +7,9 @@
  * lruvec is set up by lruvec_init(), so lruvec_add_folio() and
  * lruvec_del_folio() account into pgdat->vm_stat and zone->vm_stat exactly as
  * they do on a real node (and into the global vm_node_stat/vm_zone_stat,
- * which they leave balanced).  On SMP the per-cpu diffs are allocated with a
+ * which they leave balanced).  With memcg on, the lruvec is a memcg one of
+ * the root memcg (hooks/memcontrol.c), and its memcg statistics and
+ * per-zone sizes are kept too.  On SMP the per-cpu diffs are allocated with a
  * stat_threshold of 0, so every change is folded at once.
  */
 #include <kunit/resource.h>
@@ -42,7 +44,8 @@ static void lrutest_node_release(void *data)
 	 * Every folio has been taken off by now (folio actions run first).
 	 * What is left is a leak of the code under test: report it, then
 	 * take it back out through the same accessors, so that the global
-	 * counters, which moved in step, end balanced for the next case.
+	 * counters (and the root memcg's), which moved in step, end balanced
+	 * for the next case.
 	 */
 	for_each_lru(lru) {
 		left = atomic_long_read(&pgdat->vm_stat[NR_LRU_BASE + lru]);
@@ -50,7 +53,7 @@ static void lrutest_node_release(void *data)
 				    "fake node: %s pages left at teardown",
 				    lrutest_lru_names[lru]);
 		if (left)
-			mod_node_page_state(pgdat, NR_LRU_BASE + lru, -left);
+			mod_lruvec_state(node->lruvec, NR_LRU_BASE + lru, -left);
 		for (z = 0; z < MAX_NR_ZONES; z++) {
 			struct zone *zone = &pgdat->node_zones[z];
 
@@ -69,15 +72,46 @@ static void lrutest_node_release(void *data)
 #endif
 }
 
+#ifdef CONFIG_MEMCG
+static void lrutest_node_lruvec_free(void *lruvec)
+{
+	lrutest_memcg_node_lruvec_free(lruvec);
+}
+#endif
+
+/*
+ * The fake node's lruvec: with memcg off, the node's own, as on a real
+ * node; with memcg on, __mod_lruvec_state(), mem_cgroup_update_lru_size()
+ * and lruvec_page_state() take every lruvec for one inside a
+ * mem_cgroup_per_node, so it is one (hooks/memcontrol.c), as a memcg's
+ * lruvec on a real node is.
+ */
+static struct lruvec *lrutest_node_lruvec(struct kunit *test,
+					  struct pglist_data *pgdat)
+{
+#ifdef CONFIG_MEMCG
+	if (!mem_cgroup_disabled()) {
+		struct lruvec *lruvec = lrutest_memcg_node_lruvec(pgdat);
+
+		KUNIT_ASSERT_NOT_NULL(test, lruvec);
+		KUNIT_ASSERT_EQ(test, 0,
+				kunit_add_action_or_reset(test, lrutest_node_lruvec_free,
+							  lruvec));
+		return lruvec;
+	}
+#endif
+	lruvec_init(&pgdat->__lruvec);
+#ifdef CONFIG_MEMCG
+	pgdat->__lruvec.pgdat = pgdat;
+#endif
+	return &pgdat->__lruvec;
+}
+
 struct lrutest_node *lrutest_node_create(struct kunit *test)
 {
 	struct lrutest_node *node;
 	struct pglist_data *pgdat;
 	int z;
-
-	if (!mem_cgroup_disabled())
-		kunit_skip(test,
-			   "fake node needs memcg off: __mod_lruvec_state() takes every lruvec for a memcg one (boot with cgroup_disable=memory)");
 
 	node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, node);
@@ -98,11 +132,7 @@ struct lrutest_node *lrutest_node_create(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, pgdat->node_zones[z].per_cpu_zonestats);
 	}
 #endif
-	lruvec_init(&pgdat->__lruvec);
-#ifdef CONFIG_MEMCG
-	pgdat->__lruvec.pgdat = pgdat;
-#endif
-	node->lruvec = &pgdat->__lruvec;
+	node->lruvec = lrutest_node_lruvec(test, pgdat);
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lrutest_node_release, node));
 	return node;
@@ -279,6 +309,46 @@ unsigned long lrutest_zone_pages(struct lrutest_node *node, enum lru_list lru)
 	for (z = 0; z < MAX_NR_ZONES; z++)
 		pages += zone_page_state(&node->pgdat->node_zones[z],
 					 NR_ZONE_LRU_BASE + lru);
+	return pages;
+}
+
+/*
+ * What lruvec_page_state() reads for the fake lruvec's NR_LRU_BASE + @lru:
+ * with memcg on, its memcg statistics, after a flush; with memcg off, the
+ * node's counter (read here directly: without CONFIG_NUMA,
+ * lruvec_page_state() would read the global one).
+ */
+unsigned long lrutest_lruvec_pages(struct lrutest_node *node, enum lru_list lru)
+{
+	if (mem_cgroup_disabled())
+		return lrutest_node_pages(node, lru);
+	lrutest_node_flush(node);
+	return lruvec_page_state(node->lruvec, NR_LRU_BASE + lru);
+}
+
+/* Fold the fake memcg lruvec's per-CPU statistics (no-op with memcg off). */
+void lrutest_node_flush(struct lrutest_node *node)
+{
+#ifdef CONFIG_MEMCG
+	if (!mem_cgroup_disabled())
+		lrutest_memcg_node_flush(node->lruvec);
+#endif
+}
+
+/*
+ * The memcg's per-zone size of @lru summed over the zones (what
+ * get_scan_count() reads through lruvec_lru_size()), or the node's pages
+ * with memcg off, where there is no memcg size.
+ */
+unsigned long lrutest_memcg_lru_pages(struct lrutest_node *node, enum lru_list lru)
+{
+	unsigned long pages = 0;
+	int z;
+
+	if (mem_cgroup_disabled())
+		return lrutest_node_pages(node, lru);
+	for (z = 0; z < MAX_NR_ZONES; z++)
+		pages += mem_cgroup_get_zone_lru_size(node->lruvec, lru, z);
 	return pages;
 }
 

@@ -35,6 +35,9 @@ unsigned long lrutest_walk_pages(struct lruvec *lruvec, enum lru_list lru);
 int lrutest_find_folio(struct lruvec *lruvec, struct folio *folio);
 unsigned long lrutest_node_pages(struct lrutest_node *node, enum lru_list lru);
 unsigned long lrutest_zone_pages(struct lrutest_node *node, enum lru_list lru);
+unsigned long lrutest_lruvec_pages(struct lrutest_node *node, enum lru_list lru);
+unsigned long lrutest_memcg_lru_pages(struct lrutest_node *node, enum lru_list lru);
+void lrutest_node_flush(struct lrutest_node *node);
 
 /* A list walk stops after this many entries (a corrupted list). */
 #define LRUTEST_WALK_MAX	BIT(20)
@@ -48,6 +51,11 @@ int lrutest_init(struct kunit *test);
 long lrutest_zone_state(enum zone_stat_item item);
 long lrutest_node_state(enum node_stat_item item);
 long lrutest_pgdat_state(int nid, enum node_stat_item item);
+
+/* hooks/memcontrol.c: a fake node's lruvec while memcg is on. */
+struct lruvec *lrutest_memcg_node_lruvec(struct pglist_data *pgdat);
+void lrutest_memcg_node_lruvec_free(struct lruvec *lruvec);
+void lrutest_memcg_node_flush(struct lruvec *lruvec);
 
 /* Static functions of mm/vmscan.c, exposed by hooks/vmscan.c. */
 bool lrutest_inactive_is_low(struct lruvec *lruvec, enum lru_list inactive_lru);

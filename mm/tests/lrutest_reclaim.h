@@ -16,17 +16,6 @@
 
 struct shmid_ds;
 
-/* What one reclaim run on a fake node cost, and what it got back. */
-struct lrutest_scan {
-	unsigned long scanned;		/* sc->nr_scanned */
-	unsigned long reclaimed;	/* sc->nr_reclaimed */
-	unsigned int calls;		/* reclaim steps taken */
-};
-
-/* hooks/vmscan.c: shrink_inactive_list() (classic) or evict_folios() (MGLRU). */
-void lrutest_reclaim_file(struct lruvec *lruvec, unsigned long nr_to_reclaim,
-			  unsigned int max_calls, struct lrutest_scan *res);
-
 /* hooks/shm.c: ksys_shmctl(), which is static. */
 long lrutest_shmctl(int shmid, int cmd, struct shmid_ds __user *buf);
 
@@ -37,12 +26,6 @@ struct file *lrutest_create(struct kunit *test, struct vfsmount *mnt,
 			    const char *name);
 void lrutest_close(struct kunit *test, struct file *file);
 void lrutest_flush_fput(void);
-void lrutest_node_prepare_reclaim(struct lrutest_node *node);
-void lrutest_cache_track(struct kunit *test, struct lrutest_node *node,
-			 struct address_space *mapping);
-struct folio *lrutest_cache_folio(struct kunit *test, struct lrutest_node *node,
-				  struct address_space *mapping, pgoff_t index,
-				  unsigned int order);
 int lrutest_real_lru(struct folio *folio);
 
 void lrutest_expect_unevictable(struct kunit *test, int listed,
