@@ -18,10 +18,10 @@
 #include <linux/vmstat.h>
 
 #include "internal.h"	/* mm/internal.h, by -I in the Makefile */
+#include "lrutest_mlock.h"
 #include "lrutest_reclaim.h"
 
 KUNIT_DEFINE_ACTION_WRAPPER(lrutest_put_action, folio_put, struct folio *);
-KUNIT_DEFINE_ACTION_WRAPPER(lrutest_putback_action, folio_putback_lru, struct folio *);
 
 /*
  * check_move_unevictable_folios() on a batch of: folios of a mapping that

@@ -370,6 +370,12 @@ void lrutest_folio_put_action(void *folio)
 	folio_put(folio);
 }
 
+/* KUnit action: folio_putback_lru() of a folio the case isolated. */
+void lrutest_putback_action(void *folio)
+{
+	folio_putback_lru(folio);
+}
+
 /*
  * The folio mapped at @addr, or NULL if none is, looked up without
  * faulting.  The test holds a reference until the case ends, so the folio

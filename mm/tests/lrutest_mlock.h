@@ -42,8 +42,9 @@ void lrutest_expect_evictable(struct kunit *test, struct folio *folio,
 			      bool file, const char *what);
 int lrutest_locate(struct folio *folio);
 
-/* KUnit action: folio_put() of @folio. */
+/* KUnit actions: folio_put() of @folio; folio_putback_lru() of it. */
 void lrutest_folio_put_action(void *folio);
+void lrutest_putback_action(void *folio);
 struct folio *lrutest_real_folio(struct kunit *test, unsigned int order,
 				 unsigned long flags, bool add);
 struct folio *lrutest_real_folio_on(struct kunit *test, unsigned int order,

@@ -17,6 +17,14 @@
  * culls nothing and scans only what it reclaims, whatever M.  On the classic
  * LRU the first reclaim pays for all M; on the multi-gen LRU a reclaim may
  * stop at its scan budget and leave the rest to the next.
+ *
+ * And the mlock that reclaim restores: mlock_count may undercount (a folio
+ * mlocked while isolated is culled at putback with mlock_count 0, lru_add()),
+ * so a munlock can leave a folio evictable in a VMA that is still VM_LOCKED;
+ * "reclaim will fix it" (__munlock_folio()): reclaim finds the VM_LOCKED
+ * VMA in the folio's rmap walk (folio_referenced()), mlocks the folio again
+ * and culls it instead of evicting it (unevictable-lru.rst, "Mlocked Pages:
+ * Other Considerations" and vmscan's "page_referenced()" notes).
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
@@ -27,6 +35,7 @@
 #include <linux/vmstat.h>
 #include <uapi/linux/shm.h>
 
+#include "internal.h"	/* folio_isolate_lru(); mm/ by -I in the Makefile */
 #include "lrutest.h"
 #include "lrutest_memcg.h"
 #include "lrutest_mlock.h"
@@ -124,8 +133,87 @@ static void memcg_reclaim_culls_locked_folios_once(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+#define SHARED_PAGES	4	/* folio 0 is the one whose mlock goes missing */
+
+/*
+ * A shmem file mapped twice, folio 0 isolated while the first mapping is
+ * mlocked, then the second mlocked and munlocked: folio 0 ends evictable
+ * (mlock_count 1 - 1) though the first VMA still locks it, the other folios
+ * unevictable with mlock_count 1.  Memcg reclaim restores folio 0's mlock
+ * and culls it: NR_MLOCK, PGMLOCKED and PGCULLED +1 each, nothing reclaimed,
+ * the folio on the unevictable list with mlock_count 1 and its references
+ * as before.
+ */
+static void memcg_reclaim_restores_a_missed_mlock(struct kunit *test)
+{
+	struct folio *folios[SHARED_PAGES];
+	struct lrutest_mlock_stat before;
+	struct lrutest_reclaim_stat st;
+	unsigned long a, b, reclaimed;
+	struct lrutest_memcg *cg;
+	struct file *file;
+	int i, refs;
+
+	lrutest_swap_on(test);
+	cg = lrutest_memcg_create(test);
+	file = lrutest_shmem_file(test, SHARED_PAGES);
+	a = lrutest_mmap(test, file, SHARED_PAGES, MAP_SHARED | MAP_POPULATE);
+	b = lrutest_mmap(test, file, SHARED_PAGES, MAP_SHARED | MAP_POPULATE);
+	lrutest_drain();
+	for (i = 0; i < SHARED_PAGES; i++) {
+		folios[i] = lrutest_folio_at(test, a + i * PAGE_SIZE);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, folios[i], "page %d not mapped", i);
+		KUNIT_ASSERT_PTR_EQ_MSG(test, lrutest_folio_at(test, b + i * PAGE_SIZE),
+					folios[i], "page %d: the two mappings differ", i);
+	}
+	lrutest_memcg_stat(cg, &st);
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_stat_anon(&st), (unsigned long)SHARED_PAGES,
+			    "set up: the shmem folios on the test memcg's anon lists");
+
+	KUNIT_ASSERT_TRUE(test, folio_isolate_lru(folios[0]));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_putback_action,
+							   folios[0]));
+	KUNIT_ASSERT_EQ(test, lrutest_mlock(a, SHARED_PAGES * PAGE_SIZE), 0L);
+	kunit_release_action(test, lrutest_putback_action, folios[0]);
+	lrutest_drain();
+	lrutest_expect_mlocked(test, folios[0], 0, "mlocked while isolated, culled at putback");
+	KUNIT_ASSERT_EQ(test, lrutest_mlock(b, SHARED_PAGES * PAGE_SIZE), 0L);
+	KUNIT_ASSERT_EQ(test, lrutest_munlock(b, SHARED_PAGES * PAGE_SIZE), 0L);
+	lrutest_drain();
+	lrutest_expect_evictable(test, folios[0], false,
+				 "the undercounted folio after the second VMA's munlock");
+	for (i = 1; i < SHARED_PAGES; i++)
+		lrutest_expect_mlocked(test, folios[i], 1, "still locked in the first VMA");
+	KUNIT_ASSERT_TRUE(test, lrutest_vma_flags(a) & VM_LOCKED);
+
+	lrutest_mlock_stat(&before);
+	refs = folio_ref_count(folios[0]);
+	reclaimed = lrutest_memcg_reclaim(cg, SWAP_CLUSTER_MAX, MAX_SWAPPINESS);
+	lrutest_drain();
+
+	KUNIT_EXPECT_EQ_MSG(test, reclaimed, 0UL, "a folio of a VM_LOCKED VMA was reclaimed");
+	/*
+	 * The restored mlock waits in the mlock batch while reclaim puts the
+	 * folio back (lru_add() culls it, mlock_count 0); the drain then
+	 * applies it to the listed folio: counted once, for the one locked
+	 * VMA, as if it had never gone missing.
+	 */
+	lrutest_expect_mlocked(test, folios[0], 1, "reclaim restored the missed mlock");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = 1, .mlocked = 1, .culled = 1 },
+				  "reclaim of the memcg");
+	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folios[0]), refs,
+			    "references of the culled folio");
+	lrutest_memcg_stat(cg, &st);
+	KUNIT_EXPECT_EQ(test, st.lru[LRU_UNEVICTABLE], (unsigned long)SHARED_PAGES);
+	KUNIT_EXPECT_EQ(test, lrutest_stat_anon(&st), 0UL);
+	lrutest_vm_end(test);
+}
+
 static struct kunit_case reclaim_memcg_cull_cases[] = {
 	KUNIT_CASE_PARAM(memcg_reclaim_culls_locked_folios_once, cull_gen_params),
+	KUNIT_CASE(memcg_reclaim_restores_a_missed_mlock),
 	{}
 };
 
@@ -137,5 +225,5 @@ static struct kunit_suite reclaim_memcg_cull_suite = {
 
 kunit_test_suite(reclaim_memcg_cull_suite);
 
-MODULE_DESCRIPTION("KUnit tests of culling SHM_LOCKed folios through memcg reclaim");
+MODULE_DESCRIPTION("KUnit tests of culling through memcg reclaim");
 MODULE_LICENSE("GPL");
