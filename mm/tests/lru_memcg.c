@@ -450,7 +450,7 @@ bool lrutest_memcg_inactive_is_low(struct lrutest_memcg *cg, enum lru_list lru)
  * lrutest_memcg_read - read page cache of @file in, charged to the test memcg
  * @test: the test case
  * @cg: the test memcg
- * @file: a RAM disk (lrutest_ramdisk())
+ * @file: a file: a RAM disk (lrutest_ramdisk()), a ramfs file
  * @first: the first page
  * @nr: how many pages
  * @times: how often each is read: once leaves it inactive and

@@ -121,44 +121,6 @@ static void ramfs_write_lists_unevictable(struct kunit *test)
 }
 
 /*
- * Reclaim (reclaim_pages(), as MADV_PAGEOUT drives it) of isolated ramfs
- * folios frees none and puts each back on LRU_UNEVICTABLE; it was
- * unevictable already, so it is not counted as culled again.
- */
-static void ramfs_reclaim_leaves_unevictable(struct kunit *test)
-{
-	struct vfsmount *mnt = lrutest_mount(test, "ramfs");
-	struct file *file = lrutest_create(test, mnt, "f");
-	LIST_HEAD(list);
-	struct lru_snap s;
-	unsigned long i;
-
-	/*
-	 * No kernel path hands reclaim_pages() a PG_unevictable folio
-	 * (madvise puts those back first), and shrink_folio_list()
-	 * VM_BUG_ON()s one under CONFIG_DEBUG_VM.
-	 */
-	if (IS_ENABLED(CONFIG_DEBUG_VM))
-		kunit_skip(test, "reclaim_pages() VM_BUG_ONs PG_unevictable folios (DEBUG_VM)");
-
-	write_pages(test, file, RAMFS_TEST_PAGES);
-	lru_snap(&s);
-	for (i = 0; i < RAMFS_TEST_PAGES; i++) {
-		struct folio *folio = peek_folio(test, file->f_mapping, i);
-
-		KUNIT_ASSERT_TRUE_MSG(test, folio_isolate_lru(folio), "isolate folio %lu", i);
-		list_add_tail(&folio->lru, &list);
-	}
-	KUNIT_EXPECT_EQ_MSG(test, reclaim_pages(&list), 0UL,
-			    "reclaim_pages() reclaimed ramfs folios");
-	lru_add_drain();
-	expect_delta(test, &s, 0, 0, 0, 0, 0, "reclaim");
-	KUNIT_EXPECT_EQ_MSG(test, file->f_mapping->nrpages, (unsigned long)RAMFS_TEST_PAGES,
-			    "pages in the page cache after reclaim");
-	expect_all_unevictable(test, file->f_mapping, RAMFS_TEST_PAGES, "reclaim");
-}
-
-/*
  * Truncate takes the folios past the new size off LRU_UNEVICTABLE and frees
  * them; unlink, then the last close, the rest.  Counters end balanced.
  */
@@ -237,7 +199,6 @@ static void tmpfs_write_lists_evictable(struct kunit *test)
 
 static struct kunit_case ramfs_unevictable_cases[] = {
 	KUNIT_CASE(ramfs_write_lists_unevictable),
-	KUNIT_CASE(ramfs_reclaim_leaves_unevictable),
 	KUNIT_CASE(ramfs_truncate_unlink_balanced),
 	KUNIT_CASE(tmpfs_write_lists_evictable),
 	{}

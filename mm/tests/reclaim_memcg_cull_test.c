@@ -211,9 +211,53 @@ static void memcg_reclaim_restores_a_missed_mlock(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+#define RAMFS_PAGES	8
+
+/*
+ * ramfs folios are unevictable from the start: lru_add() culls each as it
+ * lists it (its mapping is unevictable).  So reclaim of the memcg they are
+ * charged to never meets them: it scans nothing, culls nothing and reclaims
+ * nothing, and every folio stays in the page cache on LRU_UNEVICTABLE.
+ */
+static void memcg_reclaim_never_scans_ramfs_folios(struct kunit *test)
+{
+	struct lrutest_reclaim_stat b, a;
+	unsigned long culled, reclaimed;
+	struct lrutest_memcg *cg;
+	struct file *file;
+
+	/* First, so that the file's folios are freed before it goes. */
+	cg = lrutest_memcg_create(test);
+	file = lrutest_create(test, lrutest_mount(test, "ramfs"), "f");
+	culled = lrutest_event(UNEVICTABLE_PGCULLED);
+	lrutest_memcg_read(test, cg, file, 0, RAMFS_PAGES, 1);
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_event(UNEVICTABLE_PGCULLED) - culled,
+			    RAMFS_PAGES, "PGCULLED as the folios were listed");
+	lrutest_memcg_stat(cg, &b);
+	KUNIT_ASSERT_EQ_MSG(test, b.lru[LRU_UNEVICTABLE], RAMFS_PAGES,
+			    "set up: the ramfs folios on the test memcg's unevictable list");
+	KUNIT_ASSERT_EQ(test, lrutest_stat_anon(&b) + lrutest_stat_file(&b), 0UL);
+
+	culled = lrutest_event(UNEVICTABLE_PGCULLED);
+	reclaimed = lrutest_memcg_reclaim(cg, SWAP_CLUSTER_MAX, -1);
+	lrutest_drain();
+	lrutest_memcg_stat(cg, &a);
+
+	KUNIT_EXPECT_EQ(test, reclaimed, 0UL);
+	KUNIT_EXPECT_EQ_MSG(test, (a.scan_anon - b.scan_anon) + (a.scan_file - b.scan_file),
+			    0UL, "pages scanned by the reclaim");
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_event(UNEVICTABLE_PGCULLED) - culled, 0UL,
+			    "PGCULLED by the reclaim");
+	KUNIT_EXPECT_EQ(test, a.lru[LRU_UNEVICTABLE], RAMFS_PAGES);
+	KUNIT_EXPECT_EQ_MSG(test, file->f_mapping->nrpages, RAMFS_PAGES,
+			    "pages in the page cache after the reclaim");
+	lrutest_vm_end(test);
+}
+
 static struct kunit_case reclaim_memcg_cull_cases[] = {
 	KUNIT_CASE_PARAM(memcg_reclaim_culls_locked_folios_once, cull_gen_params),
 	KUNIT_CASE(memcg_reclaim_restores_a_missed_mlock),
+	KUNIT_CASE(memcg_reclaim_never_scans_ramfs_folios),
 	{}
 };
 
