@@ -8,6 +8,9 @@ GATE_DIR/configs/NAME.json (written by scripts/gate, one per configuration):
   {"config": NAME, "run_rc": N, "wall_s": S, "results": ".../results.json",
    "log": ".../test.log"}
 GATE_DIR/coverage.json (optional, written by covtable.py --json).
+GATE_DIR/forcefail-CONFIG.out (optional, scripts/forcefail's output): one
+testcase per forced failure, counted in the totals (a forced case that is
+not red alone is a failure).
 
 Writes GATE_DIR/junit.xml (one testsuite per config and KUnit suite, one
 testcase per KUnit case, a parameter counting as a case; failures and skips
@@ -15,8 +18,8 @@ marked, with the case's KTAP diagnostics; plus per config a "kernel" suite
 with the build/boot and kernel-log checks, and a "coverage" suite with one
 testcase per floor) and GATE_DIR/summary.json.  The last line printed is
 "N passed, N failed, N skipped" summed over all configs.  Exits 1 if any
-case failed, a config did not build or boot, a kernel log has a report, or
-a coverage floor is not met.
+case failed, a config did not build or boot, a kernel log has a report, a
+forced failure was not red alone, or a coverage floor is not met.
 """
 import glob
 import json
@@ -162,6 +165,24 @@ def coverage_report(root, cov):
     return all(c[1] != "FAIL" for c in cases)
 
 
+def forcefail_report(root, path):
+    """Add one config's forced-failure check (scripts/forcefail output)."""
+    name = os.path.basename(path)[len("forcefail-"):-len(".out")]
+    cases = []
+    with open(path, errors="replace") as f:
+        text = f.read()
+    for line in text.splitlines():
+        if line.startswith("forced "):
+            cases.append((line.split()[1], "PASS", "", ""))
+        elif line.startswith("FAIL forced "):
+            cases.append((line.split()[2], "FAIL", line, ""))
+    if not cases:
+        cases.append(("forcefail", "FAIL", text.strip() or "no output", ""))
+    suite_el(root, f"{name}.forcefail", cases)
+    passed = sum(c[1] == "PASS" for c in cases)
+    return name, passed, len(cases) - passed
+
+
 def main(argv):
     if len(argv) != 1 or not os.path.isdir(argv[0]):
         print("gate_report.py: error: usage: gate_report.py GATE_DIR (an existing folder)",
@@ -190,6 +211,13 @@ def main(argv):
               f"{s['skipped']} skipped; kernel log "
               f"{'ok' if not s['log_problems'] else str(len(s['log_problems'])) + ' reports'}"
               f"; {s['wall_s']} s")
+    for p in sorted(glob.glob(os.path.join(gdir, "forcefail-*.out"))):
+        name, passed, failed = forcefail_report(root, p)
+        summary["configs"][f"{name}.forcefail"] = {"passed": passed, "failed": failed}
+        summary["passed"] += passed
+        summary["failed"] += failed
+        ok = ok and failed == 0
+        print(f"{name} forced failures: {passed} of {passed + failed} red alone")
     covp = os.path.join(gdir, "coverage.json")
     if os.path.exists(covp):
         with open(covp) as f:

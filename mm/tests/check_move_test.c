@@ -74,9 +74,7 @@ static void check_move_mixed_batch(struct kunit *test)
 			      "z added: on list %d, not a file list", zlru);
 
 	mapping_clear_unevictable(xm);
-	KUNIT_ASSERT_TRUE(test, folio_isolate_lru(xiso));
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, lrutest_putback_action, xiso));
+	lrutest_isolate(test, xiso);
 
 	unevictable = lrutest_node_state(NR_UNEVICTABLE);
 	file = lrutest_node_state(NR_INACTIVE_FILE) +

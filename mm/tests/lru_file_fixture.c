@@ -24,6 +24,7 @@ unsigned long lrutest_event(enum vm_event_item item)
 {
 	unsigned long *ev, val;
 
+	lrutest_step();
 	ev = kmalloc_array(NR_VM_EVENT_ITEMS, sizeof(*ev), GFP_KERNEL);
 	if (!ev)
 		return ULONG_MAX;

@@ -14,14 +14,18 @@
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
+#include <kunit/test-bug.h>
 #include <linux/gfp.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #include <linux/vmstat.h>
 
+#include "internal.h"	/* mlock_drain_local(); mm/ by -I in the Makefile */
 #include "lrutest.h"
 
 const char *const lrutest_lru_names[NR_LRU_LISTS] = {
@@ -196,6 +200,7 @@ void lrutest_add(struct lrutest_node *node, struct folio *folio)
 {
 	struct lruvec *lruvec = node->lruvec;
 
+	lrutest_step();
 	spin_lock_irq(&lruvec->lru_lock);
 	folio_set_lru(folio);
 	lruvec_add_folio(lruvec, folio);
@@ -352,6 +357,85 @@ unsigned long lrutest_memcg_lru_pages(struct lrutest_node *node, enum lru_list l
 	return pages;
 }
 
+/*
+ * "lrutest_fail_at=CASE:STEP" on the kernel command line fails case CASE
+ * (each of its parameters) at its STEP-th fixture step, counted from the
+ * suite's init: a test-only knob for scripts/forcefail, which checks that a
+ * case failing midway is red alone and leaves nothing behind for the next.
+ * Steps are the fixture calls a case makes between its other work
+ * (lrutest_drain(), lrutest_event(), lrutest_add(), lrutest_shm_ctl(),
+ * lrutest_memcg_reclaim()), counted in the case's own kthread only: never
+ * in the cleanup that KUnit runs in another.
+ */
+static char *lrutest_fail_at;
+core_param(lrutest_fail_at, lrutest_fail_at, charp, 0444);
+
+static struct {
+	struct task_struct *thread;	/* the running case's kthread */
+	unsigned int steps;
+} lrutest_case;
+
+void lrutest_step(void)
+{
+	struct kunit *test = kunit_get_current_test();
+	const char *sep;
+	unsigned int at;
+
+	if (!lrutest_fail_at || !test || current != lrutest_case.thread)
+		return;
+	lrutest_case.steps++;
+	sep = strrchr(lrutest_fail_at, ':');
+	if (!sep || kstrtouint(sep + 1, 10, &at) || at != lrutest_case.steps ||
+	    strlen(test->name) != sep - lrutest_fail_at ||
+	    strncmp(test->name, lrutest_fail_at, sep - lrutest_fail_at))
+		return;
+	KUNIT_FAIL_AND_ABORT(test, "lrutest_fail_at: forced failure at step %u", at);
+}
+
+/* What a case must leave as it found it, on UP (lrutest_init()). */
+static const enum node_stat_item lrutest_kept[] = {
+	NR_ISOLATED_ANON, NR_ISOLATED_FILE, NR_UNEVICTABLE,
+};
+
+struct lrutest_leak {
+	long node[ARRAY_SIZE(lrutest_kept)];
+	long mlock;
+};
+
+static void lrutest_leak_snap(struct lrutest_leak *l)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(lrutest_kept); i++)
+		l->node[i] = lrutest_node_state(lrutest_kept[i]);
+	l->mlock = lrutest_zone_state(NR_MLOCK);
+}
+
+/*
+ * The case's end (the first action registered, so the last to run, after
+ * every resource of the case is gone, whether it passed or not): nothing
+ * it isolated, made unevictable or mlocked is left.  Only on UP: on SMP
+ * other CPUs move these meanwhile.
+ */
+static void lrutest_leak_check(void *data)
+{
+	struct lrutest_leak *before = data, after;
+	struct kunit *test = kunit_get_current_test();
+	int i;
+
+	if (!test)
+		return;
+	lru_add_drain();
+	mlock_drain_local();
+	lrutest_leak_snap(&after);
+	for (i = 0; i < ARRAY_SIZE(lrutest_kept); i++)
+		KUNIT_EXPECT_EQ_MSG(test, after.node[i], before->node[i],
+				    "leak: %s at the end of the case",
+				    node_stat_name(lrutest_kept[i]));
+	KUNIT_EXPECT_EQ_MSG(test, after.mlock, before->mlock,
+			    "leak: nr_mlock at the end of the case");
+}
+
 /**
  * lrutest_init - suite init: keep the case's kthread on the CPU it started on
  * @test: the test case
@@ -360,9 +444,25 @@ unsigned long lrutest_memcg_lru_pages(struct lrutest_node *node, enum lru_list l
  * mlock_drain_local() drain the local CPU's only: a case that checks a
  * folio before and after its own drain must not move to another CPU in
  * between.  The affinity goes with the kthread, which ends with the case.
+ * Also starts the case's step count (lrutest_step()) and, on UP, its
+ * leak check (lrutest_leak_check()).
  */
 int lrutest_init(struct kunit *test)
 {
+	struct lrutest_leak *leak;
+
+	lrutest_case.thread = current;
+	lrutest_case.steps = 0;
+	if (!IS_ENABLED(CONFIG_SMP)) {
+		leak = kunit_kzalloc(test, sizeof(*leak), GFP_KERNEL);
+		if (!leak)
+			return -ENOMEM;
+		lru_add_drain();
+		mlock_drain_local();
+		lrutest_leak_snap(leak);
+		if (kunit_add_action_or_reset(test, lrutest_leak_check, leak))
+			return -ENOMEM;
+	}
 	return set_cpus_allowed_ptr(current, cpumask_of(raw_smp_processor_id()));
 }
 

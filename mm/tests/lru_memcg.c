@@ -355,6 +355,7 @@ unsigned long lrutest_memcg_reclaim(struct lrutest_memcg *cg,
 {
 	int sw = swappiness;
 
+	lrutest_step();
 	lrutest_memcg_flush(cg);
 	return try_to_free_mem_cgroup_pages(cg->memcg, nr_pages, GFP_KERNEL,
 					    MEMCG_RECLAIM_MAY_SWAP |

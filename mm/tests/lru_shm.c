@@ -116,8 +116,10 @@ void lrutest_shm_touch(struct kunit *test, struct lrutest_shm *seg)
 
 long lrutest_shm_ctl(int id, int cmd)
 {
-	long err = lrutest_shmctl(id, cmd, NULL);
+	long err;
 
+	lrutest_step();
+	err = lrutest_shmctl(id, cmd, NULL);
 	lru_add_drain();
 	mlock_drain_local();
 	return err;

@@ -10,6 +10,7 @@
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
+#include <kunit/test-bug.h>
 #include <linux/blkdev.h>
 #include <linux/err.h>
 #include <linux/file.h>
@@ -82,6 +83,7 @@ void lrutest_expect_stat_delta(struct kunit *test,
 
 void lrutest_drain(void)
 {
+	lrutest_step();
 	lru_add_drain();
 	mlock_drain_local();
 }
@@ -145,8 +147,15 @@ static void lrutest_real_folio_release(void *data)
 {
 	struct folio *folio = data;
 
+	struct kunit *test = kunit_get_current_test();
+
 	/* Off the LRU (the case isolated it): free_pages_prepare() checks. */
-	lrutest_drain();
+	lru_add_drain();
+	mlock_drain_local();
+	/* The case's own is the last: an isolation or a batch not undone is a leak. */
+	if (test)
+		KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), 1,
+				    "leak: references on a test folio at the end of the case");
 	if (!folio_test_lru(folio)) {
 		folio_clear_active(folio);
 		folio_clear_unevictable(folio);
@@ -374,6 +383,56 @@ void lrutest_folio_put_action(void *folio)
 void lrutest_putback_action(void *folio)
 {
 	folio_putback_lru(folio);
+}
+
+/**
+ * lrutest_isolate - folio_isolate_lru() of @folio, put back when the case ends
+ * @test: the test case
+ * @folio: a folio on the LRU
+ *
+ * Fails the case if @folio is not on the LRU.  lrutest_putback() puts it
+ * back before the end, once.
+ */
+void lrutest_isolate(struct kunit *test, struct folio *folio)
+{
+	KUNIT_ASSERT_TRUE_MSG(test, folio_isolate_lru(folio), "isolate a folio");
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_putback_action, folio));
+}
+
+void lrutest_putback(struct kunit *test, struct folio *folio)
+{
+	kunit_release_action(test, lrutest_putback_action, folio);
+}
+
+static void lrutest_putback_list_action(void *data)
+{
+	struct list_head *list = data;
+
+	while (!list_empty(list)) {
+		struct folio *folio = lru_to_folio(list);
+
+		list_del(&folio->lru);
+		folio_putback_lru(folio);
+	}
+}
+
+/**
+ * lrutest_isolated_list - a list for isolated folios, emptied when the case ends
+ * @test: the test case
+ *
+ * Whatever is still on it when the case ends (reclaim_pages() empties it)
+ * is put back on the LRU.
+ */
+struct list_head *lrutest_isolated_list(struct kunit *test)
+{
+	struct list_head *list = kunit_kzalloc(test, sizeof(*list), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, list);
+	INIT_LIST_HEAD(list);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_putback_list_action, list));
+	return list;
 }
 
 /*

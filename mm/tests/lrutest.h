@@ -48,6 +48,7 @@ void lrutest_node_flush(struct lrutest_node *node);
 extern const char *const lrutest_lru_names[NR_LRU_LISTS];
 
 int lrutest_init(struct kunit *test);
+void lrutest_step(void);
 long lrutest_zone_state(enum zone_stat_item item);
 long lrutest_node_state(enum node_stat_item item);
 long lrutest_pgdat_state(int nid, enum node_stat_item item);

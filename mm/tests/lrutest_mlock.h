@@ -45,6 +45,10 @@ int lrutest_locate(struct folio *folio);
 /* KUnit actions: folio_put() of @folio; folio_putback_lru() of it. */
 void lrutest_folio_put_action(void *folio);
 void lrutest_putback_action(void *folio);
+/* Isolation that ends with the case whatever happens. */
+void lrutest_isolate(struct kunit *test, struct folio *folio);
+void lrutest_putback(struct kunit *test, struct folio *folio);
+struct list_head *lrutest_isolated_list(struct kunit *test);
 struct folio *lrutest_real_folio(struct kunit *test, unsigned int order,
 				 unsigned long flags, bool add);
 struct folio *lrutest_real_folio_on(struct kunit *test, unsigned int order,

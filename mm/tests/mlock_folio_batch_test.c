@@ -143,7 +143,7 @@ static void mlock_isolated_folio_culled_at_putback(struct kunit *test)
 	struct folio *folio;
 
 	folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
-	KUNIT_ASSERT_TRUE(test, folio_isolate_lru(folio));
+	lrutest_isolate(test, folio);
 	lrutest_mlock_stat(&before);
 
 	mlock_folio(folio);
@@ -158,7 +158,7 @@ static void mlock_isolated_folio_culled_at_putback(struct kunit *test)
 					.nr_mlock = n, .mlocked = n },
 				  "mlock_folio of an isolated folio");
 
-	folio_putback_lru(folio);
+	lrutest_putback(test, folio);
 	lrutest_drain();
 	lrutest_expect_mlocked(test, folio, 0, "put back while mlocked");
 	lrutest_expect_stat_delta(test, &before,
@@ -190,7 +190,7 @@ static void munlock_isolated_folio_stranded_until_putback(struct kunit *test)
 	folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
 	mlock_folio(folio);
 	lrutest_drain();
-	KUNIT_ASSERT_TRUE(test, folio_isolate_lru(folio));
+	lrutest_isolate(test, folio);
 	lrutest_mlock_stat(&before);
 
 	munlock_folio(folio);
@@ -204,7 +204,7 @@ static void munlock_isolated_folio_stranded_until_putback(struct kunit *test)
 					.nr_mlock = -n, .stranded = n },
 				  "munlock_folio of an isolated folio");
 
-	folio_putback_lru(folio);
+	lrutest_putback(test, folio);
 	lrutest_drain();
 	lrutest_expect_evictable(test, folio, false, "put back after munlock");
 	lrutest_expect_stat_delta(test, &before,

@@ -35,7 +35,6 @@
 #include <linux/vmstat.h>
 #include <uapi/linux/shm.h>
 
-#include "internal.h"	/* folio_isolate_lru(); mm/ by -I in the Makefile */
 #include "lrutest.h"
 #include "lrutest_memcg.h"
 #include "lrutest_mlock.h"
@@ -170,11 +169,9 @@ static void memcg_reclaim_restores_a_missed_mlock(struct kunit *test)
 	KUNIT_ASSERT_EQ_MSG(test, lrutest_stat_anon(&st), (unsigned long)SHARED_PAGES,
 			    "set up: the shmem folios on the test memcg's anon lists");
 
-	KUNIT_ASSERT_TRUE(test, folio_isolate_lru(folios[0]));
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_putback_action,
-							   folios[0]));
+	lrutest_isolate(test, folios[0]);
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(a, SHARED_PAGES * PAGE_SIZE), 0L);
-	kunit_release_action(test, lrutest_putback_action, folios[0]);
+	lrutest_putback(test, folios[0]);
 	lrutest_drain();
 	lrutest_expect_mlocked(test, folios[0], 0, "mlocked while isolated, culled at putback");
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(b, SHARED_PAGES * PAGE_SIZE), 0L);

@@ -153,8 +153,8 @@ static void shm_lock_culls_on_reclaim_and_putback(struct kunit *test)
 {
 	struct lrutest_shm *seg = locked_segment(test);
 	const unsigned long half = SHM_TEST_PAGES / 2;
+	struct list_head *list = lrutest_isolated_list(test);
 	struct lru_snap a, b;
-	LIST_HEAD(list);
 	unsigned long i;
 
 	lrutest_drain();
@@ -163,9 +163,9 @@ static void shm_lock_culls_on_reclaim_and_putback(struct kunit *test)
 		struct folio *folio = shm_folio(test, seg, i);
 
 		KUNIT_ASSERT_TRUE_MSG(test, folio_isolate_lru(folio), "isolate %lu", i);
-		list_add_tail(&folio->lru, &list);
+		list_add_tail(&folio->lru, list);
 	}
-	KUNIT_EXPECT_EQ_MSG(test, reclaim_pages(&list), 0UL, "reclaim freed locked shm folios");
+	KUNIT_EXPECT_EQ_MSG(test, reclaim_pages(list), 0UL, "reclaim freed locked shm folios");
 	for (i = half; i < SHM_TEST_PAGES; i++) {
 		struct folio *folio = shm_folio(test, seg, i);
 
