@@ -12,6 +12,7 @@
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
 #include <linux/swap.h>
+#include <linux/workqueue.h>
 
 #include "internal.h"
 #include "lrutest.h"
@@ -243,6 +244,68 @@ static void free_of_mlocked_folio_counts_cleared(struct kunit *test)
 				  "last put of an mlocked folio");
 }
 
+static long lrutest_mlock_here(void *folio)
+{
+	mlock_folio(folio);
+	return 0;
+}
+
+/*
+ * mlock_folio() on another CPU (work_on_cpu()) sets PG_mlocked and counts
+ * NR_MLOCK at once but leaves the move to LRU_UNEVICTABLE to that CPU's
+ * mlock batch: this CPU's lru_add_drain() and mlock_drain_local() do not
+ * move the folio; lru_add_drain_all() drains every CPU whose mlock batch
+ * holds folios (need_mlock_drain()) and waits, and does.  munlock_folio()
+ * on this CPU, not the one that mlocked it, then rescues it.
+ */
+static void mlock_folio_on_another_cpu_waits_for_lru_add_drain_all(struct kunit *test)
+{
+	int here = raw_smp_processor_id(), there, refs, lru;
+	struct lrutest_mlock_stat before;
+	struct folio *folio;
+
+	/* lrutest_init() keeps this kthread on @here. */
+	there = cpumask_any_but(cpu_online_mask, here);
+	if (there >= nr_cpu_ids)
+		kunit_skip(test, "one CPU online: there is no other CPU's batch");
+	lru_add_drain_all();
+	folio = lrutest_real_folio(test, 0, LRUTEST_ANON, true);
+	refs = folio_ref_count(folio);
+	lrutest_mlock_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, work_on_cpu(there, lrutest_mlock_here, folio), 0L);
+	lrutest_drain();
+	lru = lrutest_locate(folio);
+	KUNIT_EXPECT_TRUE_MSG(test, folio_test_mlocked(folio), "PG_mlocked at once");
+	KUNIT_EXPECT_FALSE_MSG(test, folio_test_unevictable(folio),
+			       "culled before the other CPU's batch was drained");
+	KUNIT_EXPECT_TRUE_MSG(test, lru == LRU_INACTIVE_ANON || lru == LRU_ACTIVE_ANON,
+			      "still on an anon list (%d) after this CPU's drains", lru);
+	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), refs + 1,
+			    "references: the other CPU's mlock batch holds one");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){ .nr_mlock = 1, .mlocked = 1 },
+				  "mlock_folio on another CPU, before lru_add_drain_all()");
+
+	lru_add_drain_all();
+	lrutest_expect_mlocked(test, folio, 1, "after lru_add_drain_all()");
+	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), refs,
+			    "references after lru_add_drain_all()");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.nr_mlock = 1, .mlocked = 1, .culled = 1 },
+				  "after lru_add_drain_all()");
+
+	munlock_folio(folio);
+	lrutest_drain();
+	lrutest_expect_evictable(test, folio, false, "munlocked on this CPU");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.mlocked = 1, .culled = 1,
+					.munlocked = 1, .rescued = 1 },
+				  "munlock_folio on another CPU than the mlock");
+}
+
 static struct kunit_case mlock_folio_batch_cases[] = {
 	KUNIT_CASE_PARAM(mlock_folio_culls_then_munlock_rescues, mlock_order_gen_params),
 	KUNIT_CASE_PARAM(mlock_folio_twice_needs_two_munlocks, mlock_order_gen_params),
@@ -251,6 +314,7 @@ static struct kunit_case mlock_folio_batch_cases[] = {
 	KUNIT_CASE_PARAM(munlock_isolated_folio_stranded_until_putback,
 			 mlock_order_gen_params),
 	KUNIT_CASE_PARAM(free_of_mlocked_folio_counts_cleared, mlock_order_gen_params),
+	KUNIT_CASE(mlock_folio_on_another_cpu_waits_for_lru_add_drain_all),
 	{}
 };
 
