@@ -42,14 +42,29 @@ static void lrutest_umount(void *data)
 /* kern_mount() a fresh instance of @fstype, unmounted when the case ends. */
 struct vfsmount *lrutest_mount(struct kunit *test, const char *fstype)
 {
+	return lrutest_mount_opts(test, fstype, NULL);
+}
+
+/* lrutest_mount() with mount options @opts ("huge=always"), or NULL. */
+struct vfsmount *lrutest_mount_opts(struct kunit *test, const char *fstype,
+				    const char *opts)
+{
 	struct file_system_type *type = get_fs_type(fstype);
+	char *data = NULL;
 	struct vfsmount *mnt;
 
 	KUNIT_ASSERT_NOT_NULL_MSG(test, type, "no filesystem type %s", fstype);
-	mnt = kern_mount(type);
+	if (opts) {
+		/* The option parser writes into its string. */
+		data = kunit_kstrdup(test, opts, GFP_KERNEL);
+		if (!data)
+			put_filesystem(type);
+		KUNIT_ASSERT_NOT_NULL(test, data);
+	}
+	mnt = vfs_kern_mount(type, SB_KERNMOUNT, type->name, data);
 	put_filesystem(type);
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "kern_mount(%s): %ld", fstype,
-			       PTR_ERR(mnt));
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount %s (%s): %ld", fstype,
+			       opts ?: "", PTR_ERR(mnt));
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lrutest_umount, mnt));
 	return mnt;

@@ -22,6 +22,8 @@ long lrutest_shmctl(int shmid, int cmd, struct shmid_ds __user *buf);
 /* lru_file_fixture.c */
 unsigned long lrutest_event(enum vm_event_item item);
 struct vfsmount *lrutest_mount(struct kunit *test, const char *fstype);
+struct vfsmount *lrutest_mount_opts(struct kunit *test, const char *fstype,
+				    const char *opts);
 struct file *lrutest_create(struct kunit *test, struct vfsmount *mnt,
 			    const char *name);
 void lrutest_close(struct kunit *test, struct file *file);

@@ -425,11 +425,100 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 	lrutest_shm_destroy(test, seg);
 }
 
+#ifdef CONFIG_TRANSPARENT_HUGEPAGE
+struct shmem_locked {
+	struct file *file;
+	struct ucounts *ucounts;
+};
+
+/* What shmctl(SHM_UNLOCK) does after shmem_lock(): the undo of the case. */
+static void shmem_unlock_action(void *data)
+{
+	struct shmem_locked *l = data;
+
+	shmem_lock(l->file, 0, l->ucounts);
+	shmem_unlock_mapping(l->file->f_mapping);
+}
+
+/*
+ * SHM_LOCK and SHM_UNLOCK of a large shmem folio (a PMD-sized one of a
+ * tmpfs mounted huge=always): shmctl()'s shmem part, shmem_lock() and
+ * shmem_unlock_mapping().  The lock moves nothing; a putback culls the
+ * folio, counted in pages (PGCULLED and NR_UNEVICTABLE +HPAGE_PMD_NR); the
+ * unlock's check_move_unevictable_folios() scans and rescues it, counted in
+ * pages too (PGSCANNED, PGRESCUED +HPAGE_PMD_NR), back to an anon list.
+ */
+static void shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages(struct kunit *test)
+{
+	const long n = HPAGE_PMD_NR;
+	struct lrutest_mlock_stat before;
+	struct shmem_locked *l;
+	struct folio *folio;
+	char *buf;
+	loff_t pos = 0;
+	long unevictable;
+	int lru;
+
+	l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, l && buf);
+	l->file = lrutest_create(test, lrutest_mount_opts(test, "tmpfs", "huge=always"), "f");
+	while (pos < HPAGE_PMD_SIZE)
+		KUNIT_ASSERT_EQ(test, kernel_write(l->file, buf, PAGE_SIZE, &pos),
+				(ssize_t)PAGE_SIZE);
+	folio = filemap_get_folio(l->file->f_mapping, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(folio));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_folio_put_action, folio));
+	KUNIT_ASSERT_EQ_MSG(test, folio_nr_pages(folio), n,
+			    "set up: a PMD-sized folio in a huge=always tmpfs");
+	lrutest_drain();
+	lru = lrutest_locate(folio);
+	KUNIT_ASSERT_TRUE_MSG(test, lru == LRU_INACTIVE_ANON || lru == LRU_ACTIVE_ANON,
+			      "set up: on an anon list (%d)", lru);
+
+	lrutest_mlock_stat(&before);
+	unevictable = lrutest_node_state(NR_UNEVICTABLE);
+	l->ucounts = current_ucounts();
+	KUNIT_ASSERT_EQ(test, shmem_lock(l->file, 1, l->ucounts), 0);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, shmem_unlock_action, l));
+	KUNIT_EXPECT_TRUE(test, mapping_unevictable(l->file->f_mapping));
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(folio), lru, "SHM_LOCK moved the folio");
+
+	lrutest_isolate(test, folio);
+	lrutest_putback(test, folio);
+	lrutest_drain();
+	lrutest_expect_unevictable(test, lrutest_locate(folio), folio, "putback", 0);
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_node_state(NR_UNEVICTABLE) - unevictable, n,
+			    "NR_UNEVICTABLE after the cull");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){ .culled = n },
+				  "putback of a locked large folio");
+
+	kunit_release_action(test, shmem_unlock_action, l);
+	lru = lrutest_locate(folio);
+	KUNIT_EXPECT_TRUE_MSG(test, lru == LRU_INACTIVE_ANON || lru == LRU_ACTIVE_ANON,
+			      "rescued to an anon list (%d)", lru);
+	KUNIT_EXPECT_FALSE(test, folio_test_unevictable(folio));
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_node_state(NR_UNEVICTABLE) - unevictable, 0L,
+			    "NR_UNEVICTABLE after the rescue");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_mlock_stat){
+					.culled = n, .scanned = n, .rescued = n },
+				  "SHM_UNLOCK of a culled large folio");
+}
+#else
+static void shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_TRANSPARENT_HUGEPAGE is off: no large shmem folio");
+}
+#endif
+
 static struct kunit_case shm_lock_cases[] = {
 	KUNIT_CASE(shm_lock_culls_on_reclaim_and_putback),
 	KUNIT_CASE(shm_unlock_rescues_all),
 	KUNIT_CASE(shm_lock_rlimit_and_rmid),
 	KUNIT_CASE(shm_lock_and_mlock_hold_independently),
+	KUNIT_CASE(shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages),
 	{}
 };
 
