@@ -109,14 +109,10 @@ static long lrutest_add_lru_here(void *folio)
  */
 static void folio_added_on_another_cpu_waits_for_lru_add_drain_all(struct kunit *test)
 {
-	int here = raw_smp_processor_id(), there;
+	int there = lrutest_other_cpu(test);
 	struct folio *folio;
 	int refs;
 
-	/* lrutest_init() keeps this kthread on @here. */
-	there = cpumask_any_but(cpu_online_mask, here);
-	if (there >= nr_cpu_ids)
-		kunit_skip(test, "one CPU online: there is no other CPU's batch");
 	lru_add_drain_all();
 	folio = lrutest_real_folio(test, 0, LRUTEST_ANON, false);
 	refs = folio_ref_count(folio);

@@ -467,6 +467,19 @@ int lrutest_init(struct kunit *test)
 }
 
 /**
+ * lrutest_other_cpu - an online CPU other than the case's, or skip the case
+ * @test: the test case, kept on its CPU by lrutest_init()
+ */
+int lrutest_other_cpu(struct kunit *test)
+{
+	int there = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+
+	if (there >= nr_cpu_ids)
+		kunit_skip(test, "one CPU online: there is no other CPU's batch");
+	return there;
+}
+
+/**
  * lrutest_zone_state - global_zone_page_state(@item), exact on SMP too
  * @item: the zone counter
  *

@@ -260,14 +260,10 @@ static long lrutest_mlock_here(void *folio)
  */
 static void mlock_folio_on_another_cpu_waits_for_lru_add_drain_all(struct kunit *test)
 {
-	int here = raw_smp_processor_id(), there, refs, lru;
+	int there = lrutest_other_cpu(test), refs, lru;
 	struct lrutest_mlock_stat before;
 	struct folio *folio;
 
-	/* lrutest_init() keeps this kthread on @here. */
-	there = cpumask_any_but(cpu_online_mask, here);
-	if (there >= nr_cpu_ids)
-		kunit_skip(test, "one CPU online: there is no other CPU's batch");
 	lru_add_drain_all();
 	folio = lrutest_real_folio(test, 0, LRUTEST_ANON, true);
 	refs = folio_ref_count(folio);
