@@ -149,9 +149,12 @@ static void lrutest_real_folio_release(void *data)
 
 	struct kunit *test = kunit_get_current_test();
 
-	/* Off the LRU (the case isolated it): free_pages_prepare() checks. */
-	lru_add_drain();
-	mlock_drain_local();
+	/*
+	 * Every CPU's batches let go of it (a case may fail while another
+	 * CPU's batch holds it), then it is checked off the LRU (the case
+	 * isolated it): free_pages_prepare() checks.
+	 */
+	lru_add_drain_all();
 	/* The case's own is the last: an isolation or a batch not undone is a leak. */
 	if (test)
 		KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), 1,
