@@ -392,9 +392,14 @@ void lrutest_step(void)
 	KUNIT_FAIL_AND_ABORT(test, "lrutest_fail_at: forced failure at step %u", at);
 }
 
-/* What a case must leave as it found it, on UP (lrutest_init()). */
+/*
+ * What a case must leave as it found it, on UP (lrutest_init()): nothing
+ * isolated, unevictable or mlocked, no anon page mapped and no shmem page
+ * (an mm or a segment still alive) left of it.
+ */
 static const enum node_stat_item lrutest_kept[] = {
 	NR_ISOLATED_ANON, NR_ISOLATED_FILE, NR_UNEVICTABLE,
+	NR_ANON_MAPPED, NR_SHMEM,
 };
 
 struct lrutest_leak {

@@ -17,6 +17,7 @@
 #include <uapi/linux/shm.h>
 
 #include "internal.h"	/* mlock_drain_local(), mm/ by -I in the Makefile */
+#include "lrutest_mlock.h"
 #include "lrutest_reclaim.h"
 
 /*
@@ -24,9 +25,9 @@
  * then run the deferred fputs that free its folios.  Each case ends with
  * this through kunit_release_action(), so that nothing of it is freed while
  * the next case counts.  If the case failed, this runs in KUnit's cleanup
- * thread instead, which has no mm: removing the id then destroys the
- * segment, or marks it for destruction at the last detach, when the test
- * thread's mm goes away.
+ * thread instead, which has no mm: removing the id then marks the segment
+ * for destruction at the last detach, which lrutest_mm_release() (the mm
+ * was made first, so its action runs after this one) does.
  */
 static void lrutest_shm_release(void *data)
 {
@@ -45,15 +46,10 @@ void lrutest_shm_destroy(struct kunit *test, struct lrutest_shm *seg)
 	kunit_release_action(test, lrutest_shm_release, seg);
 }
 
-/* A user mm for the test kthread (kunit_vm_mmap() attaches one). */
+/* A user mm for the test kthread, its VMAs gone when the case ends. */
 void lrutest_shm_user_mm(struct kunit *test)
 {
-	unsigned long addr;
-
-	addr = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS, 0);
-	KUNIT_ASSERT_NE_MSG(test, addr, 0UL, "kunit_vm_mmap()");
-	KUNIT_ASSERT_NOT_NULL(test, current->mm);
+	lrutest_mm_attach(test);
 }
 
 /* shmget() a private segment of @pages pages, removed when the case ends. */

@@ -220,9 +220,36 @@ struct folio *lrutest_real_folio_on(struct kunit *test, unsigned int order,
 }
 
 /*
+ * The suite's own reference on a case's mm (lrutest_mm_attach()), dropped
+ * by this action whatever the case did.  Run by lrutest_mm_exit(), the
+ * test thread's reference is gone already and this mmput() is the last:
+ * exit_mmap() runs here.  Run by KUnit's cleanup after a failed ASSERT,
+ * the test thread may still be exiting (KUnit stops waiting for it in
+ * exit_mm_release(), before its mmput()): its VMAs are unmapped here, from
+ * the cleanup thread, so that whatever they locked is munlocked and the
+ * files they held released before the case's leak check and the next
+ * case, and the last mmput(), ours or the exiting thread's, only frees
+ * what is left.
+ */
+static void lrutest_mm_release(void *data)
+{
+	struct mm_struct *mm = data;
+
+	if (atomic_read(&mm->mm_users) > 1 && !current->mm) {
+		kthread_use_mm(mm);
+		vm_munmap(0, TASK_SIZE);
+		kthread_unuse_mm(mm);
+	}
+	mmput(mm);
+	/* The files its VMAs held (shm, shmem, page cache) go now. */
+	lrutest_flush_fput();
+}
+
+/*
  * Give the test kthread a user mm of its own, as kunit_vm_mmap() does, but
  * return it so that a case can tear it down itself (lrutest_mm_exit()).
- * If the case ends early, the kthread's exit releases the mm.
+ * The suite holds a second reference (lrutest_mm_release()), so that a
+ * case that ends early has its VMAs gone before it is reported.
  */
 struct mm_struct *lrutest_mm_attach(struct kunit *test)
 {
@@ -233,17 +260,21 @@ struct mm_struct *lrutest_mm_attach(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, mm);
 	mm->task_size = TASK_SIZE;
 	arch_pick_mmap_layout(mm, &current->signal->rlim[RLIMIT_STACK]);
+	mmget(mm);
 	kthread_use_mm(mm);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_mm_release, mm));
 	return mm;
 }
 
 /* Detach and drop the kthread's mm now: exit_mmap() runs before return. */
-void lrutest_mm_exit(void)
+void lrutest_mm_exit(struct kunit *test)
 {
 	struct mm_struct *mm = current->mm;
 
 	kthread_unuse_mm(mm);
 	mmput(mm);
+	kunit_release_action(test, lrutest_mm_release, mm);
 }
 
 /* Suite init of the VMA cases: runs in the case's kthread, gives it an mm. */
@@ -273,7 +304,7 @@ void lrutest_vm_end(struct kunit *test)
 	const struct lrutest_mlock_stat *start = test->priv;
 	struct lrutest_mlock_stat now;
 
-	lrutest_mm_exit();
+	lrutest_mm_exit(test);
 	lrutest_drain();
 	lrutest_mlock_stat(&now);
 	KUNIT_EXPECT_EQ_MSG(test, now.nr_mlock, start->nr_mlock,

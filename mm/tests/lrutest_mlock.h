@@ -58,7 +58,7 @@ struct folio *lrutest_real_folio_on(struct kunit *test, unsigned int order,
 struct mm_struct *lrutest_mm_attach(struct kunit *test);
 int lrutest_vm_init(struct kunit *test);
 void lrutest_vm_end(struct kunit *test);
-void lrutest_mm_exit(void);
+void lrutest_mm_exit(struct kunit *test);
 unsigned long lrutest_mmap(struct kunit *test, struct file *file,
 			   unsigned long pages, unsigned long flags);
 unsigned long lrutest_mmap_anon(struct kunit *test, unsigned long pages,

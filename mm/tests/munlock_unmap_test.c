@@ -103,7 +103,7 @@ static void mm_exit_munlocks_every_folio(struct kunit *test)
 	lrutest_mlock_stat(&before);
 	lock_populated(test, &addr, folios);
 
-	lrutest_mm_exit();
+	lrutest_mm_exit(test);
 	lrutest_drain();
 	for (i = 0; i < NPAGES; i++)
 		lrutest_expect_evictable(test, folios[i], false, "after exit_mmap");

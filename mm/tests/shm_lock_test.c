@@ -11,7 +11,7 @@
  * ucounts against RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK, and released
  * on SHM_UNLOCK or when the segment is destroyed (IPC_RMID, last detach).
  *
- * The test kthread gets a user mm from kunit_vm_mmap(), attaches segments
+ * The test kthread gets a user mm (lrutest_mm_attach()), attaches segments
  * with do_shmat() and touches their pages with copy_to_user(); shmctl() is
  * reached through hooks/shm.c.  The folios are on the real node: counts
  * are deltas of the global counters around each step.
