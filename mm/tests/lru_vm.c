@@ -31,7 +31,7 @@
 #include "lrutest_mlock.h"
 #include "lrutest_reclaim.h"
 
-void lrutest_mlock_stat(struct lrutest_mlock_stat *stat)
+void lrutest_stat(struct lrutest_stat *stat)
 {
 	static unsigned long ev[NR_VM_EVENT_ITEMS];
 
@@ -44,41 +44,56 @@ void lrutest_mlock_stat(struct lrutest_mlock_stat *stat)
 	stat->rescued = ev[UNEVICTABLE_PGRESCUED];
 	stat->stranded = ev[UNEVICTABLE_PGSTRANDED];
 	stat->cleared = ev[UNEVICTABLE_PGCLEARED];
+	stat->unevictable = lrutest_node_state(NR_UNEVICTABLE);
+	stat->anon = lrutest_node_state(NR_INACTIVE_ANON) +
+		     lrutest_node_state(NR_ACTIVE_ANON);
+	stat->file = lrutest_node_state(NR_INACTIVE_FILE) +
+		     lrutest_node_state(NR_ACTIVE_FILE);
+	stat->file_pages = lrutest_node_state(NR_FILE_PAGES);
+	stat->lists = false;
 }
 
 static const struct {
 	const char *name;
 	size_t offset;
+	bool list;
 } lrutest_stat_fields[] = {
-	{ "NR_MLOCK", offsetof(struct lrutest_mlock_stat, nr_mlock) },
-	{ "PGMLOCKED", offsetof(struct lrutest_mlock_stat, mlocked) },
-	{ "PGMUNLOCKED", offsetof(struct lrutest_mlock_stat, munlocked) },
-	{ "PGCULLED", offsetof(struct lrutest_mlock_stat, culled) },
-	{ "PGSCANNED", offsetof(struct lrutest_mlock_stat, scanned) },
-	{ "PGRESCUED", offsetof(struct lrutest_mlock_stat, rescued) },
-	{ "PGSTRANDED", offsetof(struct lrutest_mlock_stat, stranded) },
-	{ "PGCLEARED", offsetof(struct lrutest_mlock_stat, cleared) },
+	{ "NR_MLOCK", offsetof(struct lrutest_stat, nr_mlock) },
+	{ "PGMLOCKED", offsetof(struct lrutest_stat, mlocked) },
+	{ "PGMUNLOCKED", offsetof(struct lrutest_stat, munlocked) },
+	{ "PGCULLED", offsetof(struct lrutest_stat, culled) },
+	{ "PGSCANNED", offsetof(struct lrutest_stat, scanned) },
+	{ "PGRESCUED", offsetof(struct lrutest_stat, rescued) },
+	{ "PGSTRANDED", offsetof(struct lrutest_stat, stranded) },
+	{ "PGCLEARED", offsetof(struct lrutest_stat, cleared) },
+	{ "NR_UNEVICTABLE", offsetof(struct lrutest_stat, unevictable), true },
+	{ "anon LRU pages", offsetof(struct lrutest_stat, anon), true },
+	{ "file LRU pages", offsetof(struct lrutest_stat, file), true },
+	{ "NR_FILE_PAGES", offsetof(struct lrutest_stat, file_pages), true },
 };
 
-static long lrutest_stat_field(const struct lrutest_mlock_stat *stat, int i)
+static long lrutest_stat_field(const struct lrutest_stat *stat, int i)
 {
 	return *(const long *)((const char *)stat + lrutest_stat_fields[i].offset);
 }
 
 void lrutest_expect_stat_delta(struct kunit *test,
-			       const struct lrutest_mlock_stat *before,
-			       const struct lrutest_mlock_stat *want,
+			       const struct lrutest_stat *before,
+			       const struct lrutest_stat *want,
 			       const char *what)
 {
-	struct lrutest_mlock_stat now;
+	struct lrutest_stat now;
 	int i;
 
-	lrutest_mlock_stat(&now);
-	for (i = 0; i < ARRAY_SIZE(lrutest_stat_fields); i++)
+	lrutest_stat(&now);
+	for (i = 0; i < ARRAY_SIZE(lrutest_stat_fields); i++) {
+		if (lrutest_stat_fields[i].list && !want->lists)
+			continue;
 		KUNIT_EXPECT_EQ_MSG(test,
 				    lrutest_stat_field(&now, i) - lrutest_stat_field(before, i),
 				    lrutest_stat_field(want, i),
 				    "%s: delta of %s", what, lrutest_stat_fields[i].name);
+	}
 }
 
 void lrutest_drain(void)
@@ -280,7 +295,7 @@ void lrutest_mm_exit(struct kunit *test)
 /* Suite init of the VMA cases: runs in the case's kthread, gives it an mm. */
 int lrutest_vm_init(struct kunit *test)
 {
-	struct lrutest_mlock_stat *start;
+	struct lrutest_stat *start;
 
 	start = kunit_kzalloc(test, sizeof(*start), GFP_KERNEL);
 	if (!start)
@@ -289,7 +304,7 @@ int lrutest_vm_init(struct kunit *test)
 		return -EINVAL;
 	lrutest_mm_attach(test);
 	lrutest_drain();
-	lrutest_mlock_stat(start);
+	lrutest_stat(start);
 	test->priv = start;
 	return 0;
 }
@@ -301,12 +316,12 @@ int lrutest_vm_init(struct kunit *test)
  */
 void lrutest_vm_end(struct kunit *test)
 {
-	const struct lrutest_mlock_stat *start = test->priv;
-	struct lrutest_mlock_stat now;
+	const struct lrutest_stat *start = test->priv;
+	struct lrutest_stat now;
 
 	lrutest_mm_exit(test);
 	lrutest_drain();
-	lrutest_mlock_stat(&now);
+	lrutest_stat(&now);
 	KUNIT_EXPECT_EQ_MSG(test, now.nr_mlock, start->nr_mlock,
 			    "NR_MLOCK after the case's mm is gone");
 }

@@ -11,10 +11,11 @@
 #include <linux/mm_types.h>
 
 /*
- * NR_MLOCK (summed over every zone) and the unevictable_pgs_* vm events,
- * read at one instant.  Cases compare two of these and expect exact deltas.
+ * The suite's one counter snapshot: NR_MLOCK (summed over every zone), the
+ * unevictable_pgs_* vm events and the node LRU counters, read at one
+ * instant.  Cases compare two of these and expect exact deltas.
  */
-struct lrutest_mlock_stat {
+struct lrutest_stat {
 	long nr_mlock;
 	long mlocked;	/* UNEVICTABLE_PGMLOCKED */
 	long munlocked;	/* UNEVICTABLE_PGMUNLOCKED */
@@ -23,13 +24,23 @@ struct lrutest_mlock_stat {
 	long rescued;	/* UNEVICTABLE_PGRESCUED */
 	long stranded;	/* UNEVICTABLE_PGSTRANDED */
 	long cleared;	/* UNEVICTABLE_PGCLEARED */
+	/* Compared only where the wanted delta sets .lists: */
+	long unevictable;	/* NR_UNEVICTABLE */
+	long anon;		/* NR_INACTIVE_ANON + NR_ACTIVE_ANON */
+	long file;		/* NR_INACTIVE_FILE + NR_ACTIVE_FILE */
+	long file_pages;	/* NR_FILE_PAGES */
+	bool lists;
 };
 
-void lrutest_mlock_stat(struct lrutest_mlock_stat *stat);
-/* Expect exactly @want (fields left 0 must not move) since @before. */
+/* Take it now (no drain: the caller drains where the case needs it). */
+void lrutest_stat(struct lrutest_stat *stat);
+/*
+ * Expect exactly @want since @before: every field, a field left 0 must not
+ * move; the LRU fields only if @want->lists.
+ */
 void lrutest_expect_stat_delta(struct kunit *test,
-			       const struct lrutest_mlock_stat *before,
-			       const struct lrutest_mlock_stat *want,
+			       const struct lrutest_stat *before,
+			       const struct lrutest_stat *want,
 			       const char *what);
 
 /* Flush the per-CPU LRU and mlock batches. */
@@ -53,6 +64,11 @@ struct folio *lrutest_real_folio(struct kunit *test, unsigned int order,
 				 unsigned long flags, bool add);
 struct folio *lrutest_real_folio_on(struct kunit *test, unsigned int order,
 				    unsigned long flags, bool add, int nid);
+
+/* An unprivileged locker: no CAP_IPC_LOCK, RLIMIT_MEMLOCK of @pages. */
+struct lrutest_cred;
+struct lrutest_cred *lrutest_drop_ipc_lock(struct kunit *test, unsigned long pages);
+void lrutest_restore_ipc_lock(struct kunit *test, struct lrutest_cred *c);
 
 /* A user mm for the test kthread, and mappings in it. */
 struct mm_struct *lrutest_mm_attach(struct kunit *test);

@@ -9,7 +9,6 @@
  */
 #include <kunit/test.h>
 #include <linux/capability.h>
-#include <linux/cred.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/sched/signal.h>
@@ -21,7 +20,7 @@
 
 /* The state a refused call must leave: nothing locked at all. */
 static void expect_nothing_locked(struct kunit *test, unsigned long addr,
-				  const struct lrutest_mlock_stat *before,
+				  const struct lrutest_stat *before,
 				  const char *what)
 {
 	struct folio *folio = lrutest_folio_at(test, addr);
@@ -34,18 +33,18 @@ static void expect_nothing_locked(struct kunit *test, unsigned long addr,
 			    (vm_flags_t)0, "%s: def_flags left", what);
 	if (folio)
 		lrutest_expect_evictable(test, folio, false, what);
-	lrutest_expect_stat_delta(test, before, &(struct lrutest_mlock_stat){},
+	lrutest_expect_stat_delta(test, before, &(struct lrutest_stat){},
 				  what);
 }
 
 static void mlock2_unknown_flag_einval(struct kunit *test)
 {
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	unsigned long addr;
 
 	addr = lrutest_mmap_anon(test, NPAGES, true);
 	lrutest_drain();
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 	KUNIT_EXPECT_EQ(test, lrutest_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT << 1),
 			(long)-EINVAL);
 	lrutest_drain();
@@ -56,13 +55,13 @@ static void mlock2_unknown_flag_einval(struct kunit *test)
 /* start + len wraps around: EINVAL from apply_vma_lock_flags(). */
 static void mlock_wrapping_range_einval(struct kunit *test)
 {
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	unsigned long addr;
 	size_t len;
 
 	addr = lrutest_mmap_anon(test, NPAGES, true);
 	lrutest_drain();
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 	len = -addr + LEN(2);
 	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, len), (long)-EINVAL);
 	KUNIT_EXPECT_EQ(test, lrutest_munlock(addr, len), (long)-EINVAL);
@@ -74,13 +73,13 @@ static void mlock_wrapping_range_einval(struct kunit *test)
 /* A range that starts in an unmapped hole: ENOMEM, nothing locked. */
 static void mlock_unmapped_range_enomem(struct kunit *test)
 {
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	unsigned long addr;
 
 	addr = lrutest_mmap_anon(test, NPAGES, true);
 	lrutest_drain();
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr, LEN(2)), 0);
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), (long)-ENOMEM);
 	lrutest_drain();
 	expect_nothing_locked(test, addr + LEN(2), &before,
@@ -96,7 +95,7 @@ static void mlock_unmapped_range_enomem(struct kunit *test)
  */
 static void mlock_range_with_hole_locks_up_to_it(struct kunit *test)
 {
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	struct folio *first, *last;
 	unsigned long addr;
 
@@ -107,7 +106,7 @@ static void mlock_range_with_hole_locks_up_to_it(struct kunit *test)
 	last = lrutest_folio_at(test, addr + LEN(NPAGES - 1));
 	KUNIT_ASSERT_NOT_NULL(test, first);
 	KUNIT_ASSERT_NOT_NULL(test, last);
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), (long)-ENOMEM);
 	lrutest_drain();
@@ -117,7 +116,7 @@ static void mlock_range_with_hole_locks_up_to_it(struct kunit *test)
 	lrutest_expect_mlocked(test, first, 1, "before the hole");
 	lrutest_expect_evictable(test, last, false, "after the hole");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = 4, .mlocked = 4, .culled = 4 },
 				  "mlock of a range with a hole");
 
@@ -127,7 +126,7 @@ static void mlock_range_with_hole_locks_up_to_it(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	lrutest_expect_evictable(test, first, false, "munlocked before the hole");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.mlocked = 4, .culled = 4, .munlocked = 4,
 					.rescued = 4 },
 				  "munlock of the part before the hole");
@@ -140,7 +139,7 @@ static void mlock_range_with_hole_locks_up_to_it(struct kunit *test)
  */
 static void mlock_range_past_vma_end_enomem(struct kunit *test)
 {
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	struct folio *folio;
 	unsigned long addr;
 
@@ -149,7 +148,7 @@ static void mlock_range_past_vma_end_enomem(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr + LEN(4), LEN(NPAGES - 4)), 0);
 	folio = lrutest_folio_at(test, addr);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), (long)-ENOMEM);
 	lrutest_drain();
@@ -157,7 +156,7 @@ static void mlock_range_past_vma_end_enomem(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 4UL);
 	lrutest_expect_mlocked(test, folio, 1, "inside the VMA");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = 4, .mlocked = 4, .culled = 4 },
 				  "mlock past the end of the VMA");
 
@@ -169,69 +168,32 @@ static void mlock_range_past_vma_end_enomem(struct kunit *test)
 }
 
 /*
- * Run @fn with CAP_IPC_LOCK dropped and RLIMIT_MEMLOCK at @limit pages,
- * then restore both before returning (no assertion in between, so they
- * are always restored).
- */
-static long without_ipc_lock(unsigned long limit, long (*fn)(unsigned long, long),
-			     unsigned long addr, long arg)
-{
-	struct rlimit *rlim = &current->signal->rlim[RLIMIT_MEMLOCK];
-	struct rlimit saved = *rlim;
-	const struct cred *old;
-	struct cred *new;
-	long ret;
-
-	new = prepare_creds();
-	if (!new)
-		return -ENOMEM;
-	cap_lower(new->cap_effective, CAP_IPC_LOCK);
-	old = override_creds(new);
-	put_cred(new);
-	rlim->rlim_cur = LEN(limit);
-
-	ret = fn(addr, arg);
-
-	*rlim = saved;
-	revert_creds(old);
-	return ret;
-}
-
-static long call_mlock(unsigned long addr, long pages)
-{
-	return lrutest_mlock(addr, LEN(pages));
-}
-
-static long call_mlockall(unsigned long addr, long flags)
-{
-	return lrutest_mlockall(flags);
-}
-
-/*
  * Over RLIMIT_MEMLOCK without CAP_IPC_LOCK: ENOMEM and nothing locked;
  * within it the same call succeeds, so the limit is what refused it.
  */
 static void mlock_over_rlimit_without_cap_enomem(struct kunit *test)
 {
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
+	struct lrutest_cred *cred;
 	struct folio *folio;
 	unsigned long addr;
 
 	addr = lrutest_mmap_anon(test, NPAGES, true);
 	lrutest_drain();
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
-	KUNIT_EXPECT_EQ(test, without_ipc_lock(NPAGES - 1, call_mlock, addr, NPAGES),
-			(long)-ENOMEM);
+	cred = lrutest_drop_ipc_lock(test, NPAGES - 1);
+	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), (long)-ENOMEM);
 	lrutest_drain();
 	expect_nothing_locked(test, addr, &before, "mlock over RLIMIT_MEMLOCK");
-	KUNIT_EXPECT_EQ(test, without_ipc_lock(NPAGES - 1, call_mlockall, addr,
-					       MCL_CURRENT),
-			(long)-ENOMEM);
+	KUNIT_EXPECT_EQ(test, lrutest_mlockall(MCL_CURRENT), (long)-ENOMEM);
 	lrutest_drain();
 	expect_nothing_locked(test, addr, &before, "mlockall over RLIMIT_MEMLOCK");
+	lrutest_restore_ipc_lock(test, cred);
 
-	KUNIT_EXPECT_EQ(test, without_ipc_lock(NPAGES, call_mlock, addr, NPAGES), 0L);
+	cred = lrutest_drop_ipc_lock(test, NPAGES);
+	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
+	lrutest_restore_ipc_lock(test, cred);
 	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
 	folio = lrutest_folio_at(test, addr);
@@ -244,15 +206,17 @@ static void mlock_over_rlimit_without_cap_enomem(struct kunit *test)
 /* RLIMIT_MEMLOCK of 0 without CAP_IPC_LOCK: EPERM (can_do_mlock()). */
 static void mlock_zero_rlimit_without_cap_eperm(struct kunit *test)
 {
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
+	struct lrutest_cred *cred;
 	unsigned long addr;
 
 	addr = lrutest_mmap_anon(test, NPAGES, true);
 	lrutest_drain();
-	lrutest_mlock_stat(&before);
-	KUNIT_EXPECT_EQ(test, without_ipc_lock(0, call_mlock, addr, 1), (long)-EPERM);
-	KUNIT_EXPECT_EQ(test, without_ipc_lock(0, call_mlockall, addr, MCL_FUTURE),
-			(long)-EPERM);
+	lrutest_stat(&before);
+	cred = lrutest_drop_ipc_lock(test, 0);
+	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, LEN(1)), (long)-EPERM);
+	KUNIT_EXPECT_EQ(test, lrutest_mlockall(MCL_FUTURE), (long)-EPERM);
+	lrutest_restore_ipc_lock(test, cred);
 	lrutest_drain();
 	expect_nothing_locked(test, addr, &before, "mlock with a zero RLIMIT_MEMLOCK");
 	lrutest_vm_end(test);

@@ -37,17 +37,17 @@ static void mlock_folio_culls_then_munlock_rescues(struct kunit *test)
 {
 	unsigned int order = param_order(test);
 	long n = 1L << order;
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	struct folio *folio;
 
 	folio = lrutest_real_folio(test, order, LRUTEST_ANON | LRUTEST_ACTIVE, true);
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	mlock_folio(folio);
 	lrutest_drain();
 	lrutest_expect_mlocked(test, folio, 1, "after mlock_folio");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = n, .mlocked = n, .culled = n },
 				  "mlock_folio");
 
@@ -55,7 +55,7 @@ static void mlock_folio_culls_then_munlock_rescues(struct kunit *test)
 	lrutest_drain();
 	lrutest_expect_evictable(test, folio, false, "after munlock_folio");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.mlocked = n, .culled = n,
 					.munlocked = n, .rescued = n },
 				  "mlock_folio then munlock_folio");
@@ -66,11 +66,11 @@ static void mlock_folio_twice_needs_two_munlocks(struct kunit *test)
 {
 	unsigned int order = param_order(test);
 	long n = 1L << order;
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	struct folio *folio;
 
 	folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	mlock_folio(folio);
 	lrutest_drain();
@@ -79,7 +79,7 @@ static void mlock_folio_twice_needs_two_munlocks(struct kunit *test)
 	lrutest_expect_mlocked(test, folio, 2, "mlocked twice");
 	/* PG_mlocked was set once: NR_MLOCK and PGMLOCKED count it once. */
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = n, .mlocked = n, .culled = n },
 				  "two mlock_folio");
 
@@ -87,7 +87,7 @@ static void mlock_folio_twice_needs_two_munlocks(struct kunit *test)
 	lrutest_drain();
 	lrutest_expect_mlocked(test, folio, 1, "one of two mlocks dropped");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = n, .mlocked = n, .culled = n },
 				  "first munlock_folio");
 
@@ -95,7 +95,7 @@ static void mlock_folio_twice_needs_two_munlocks(struct kunit *test)
 	lrutest_drain();
 	lrutest_expect_evictable(test, folio, false, "both mlocks dropped");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.mlocked = n, .culled = n,
 					.munlocked = n, .rescued = n },
 				  "second munlock_folio");
@@ -106,17 +106,17 @@ static void mlock_new_folio_lands_unevictable(struct kunit *test)
 {
 	unsigned int order = param_order(test);
 	long n = 1L << order;
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	struct folio *folio;
 
 	folio = lrutest_real_folio(test, order, LRUTEST_ANON, false);
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	mlock_new_folio(folio);
 	lrutest_drain();
 	lrutest_expect_mlocked(test, folio, 1, "after mlock_new_folio");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = n, .mlocked = n, .culled = n },
 				  "mlock_new_folio");
 
@@ -124,7 +124,7 @@ static void mlock_new_folio_lands_unevictable(struct kunit *test)
 	lrutest_drain();
 	lrutest_expect_evictable(test, folio, false, "after munlock_folio");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.mlocked = n, .culled = n,
 					.munlocked = n, .rescued = n },
 				  "mlock_new_folio then munlock_folio");
@@ -140,12 +140,12 @@ static void mlock_isolated_folio_culled_at_putback(struct kunit *test)
 {
 	unsigned int order = param_order(test);
 	long n = 1L << order;
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	struct folio *folio;
 
 	folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
 	lrutest_isolate(test, folio);
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	mlock_folio(folio);
 	lrutest_drain();
@@ -155,7 +155,7 @@ static void mlock_isolated_folio_culled_at_putback(struct kunit *test)
 	KUNIT_EXPECT_FALSE_MSG(test, folio_test_unevictable(folio),
 			       "the batch moved an isolated folio");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = n, .mlocked = n },
 				  "mlock_folio of an isolated folio");
 
@@ -163,7 +163,7 @@ static void mlock_isolated_folio_culled_at_putback(struct kunit *test)
 	lrutest_drain();
 	lrutest_expect_mlocked(test, folio, 0, "put back while mlocked");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = n, .mlocked = n, .culled = n },
 				  "putback of an mlocked folio");
 
@@ -171,7 +171,7 @@ static void mlock_isolated_folio_culled_at_putback(struct kunit *test)
 	lrutest_drain();
 	lrutest_expect_evictable(test, folio, false, "munlocked after putback");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.mlocked = n, .culled = n,
 					.munlocked = n, .rescued = n },
 				  "munlock_folio after putback");
@@ -185,14 +185,14 @@ static void munlock_isolated_folio_stranded_until_putback(struct kunit *test)
 {
 	unsigned int order = param_order(test);
 	long n = 1L << order;
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	struct folio *folio;
 
 	folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
 	mlock_folio(folio);
 	lrutest_drain();
 	lrutest_isolate(test, folio);
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	munlock_folio(folio);
 	lrutest_drain();
@@ -201,7 +201,7 @@ static void munlock_isolated_folio_stranded_until_putback(struct kunit *test)
 			      "PG_unevictable cleared off the LRU");
 	KUNIT_EXPECT_FALSE(test, folio_test_lru(folio));
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = -n, .stranded = n },
 				  "munlock_folio of an isolated folio");
 
@@ -209,7 +209,7 @@ static void munlock_isolated_folio_stranded_until_putback(struct kunit *test)
 	lrutest_drain();
 	lrutest_expect_evictable(test, folio, false, "put back after munlock");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = -n, .stranded = n,
 					.rescued = n },
 				  "putback after munlock_folio");
@@ -220,7 +220,7 @@ static void free_of_mlocked_folio_counts_cleared(struct kunit *test)
 {
 	unsigned int order = param_order(test);
 	long n = 1L << order;
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	struct folio *folio;
 
 	folio = folio_alloc(GFP_KERNEL, order);
@@ -231,7 +231,7 @@ static void free_of_mlocked_folio_counts_cleared(struct kunit *test)
 	__folio_set_swapbacked(folio);
 	folio_add_lru(folio);
 	lrutest_drain();
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	mlock_folio(folio);
 	lrutest_drain();
@@ -239,7 +239,7 @@ static void free_of_mlocked_folio_counts_cleared(struct kunit *test)
 
 	kunit_release_action(test, lrutest_folio_put_action, folio);
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.mlocked = n, .culled = n, .cleared = n },
 				  "last put of an mlocked folio");
 }
@@ -261,13 +261,13 @@ static long lrutest_mlock_here(void *folio)
 static void mlock_folio_on_another_cpu_waits_for_lru_add_drain_all(struct kunit *test)
 {
 	int there = lrutest_other_cpu(test), refs, lru;
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	struct folio *folio;
 
 	lru_add_drain_all();
 	folio = lrutest_real_folio(test, 0, LRUTEST_ANON, true);
 	refs = folio_ref_count(folio);
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, work_on_cpu(there, lrutest_mlock_here, folio), 0L);
 	lrutest_drain();
@@ -280,7 +280,7 @@ static void mlock_folio_on_another_cpu_waits_for_lru_add_drain_all(struct kunit 
 	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), refs + 1,
 			    "references: the other CPU's mlock batch holds one");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){ .nr_mlock = 1, .mlocked = 1 },
+				  &(struct lrutest_stat){ .nr_mlock = 1, .mlocked = 1 },
 				  "mlock_folio on another CPU, before lru_add_drain_all()");
 
 	lru_add_drain_all();
@@ -288,7 +288,7 @@ static void mlock_folio_on_another_cpu_waits_for_lru_add_drain_all(struct kunit 
 	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), refs,
 			    "references after lru_add_drain_all()");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = 1, .mlocked = 1, .culled = 1 },
 				  "after lru_add_drain_all()");
 
@@ -296,7 +296,7 @@ static void mlock_folio_on_another_cpu_waits_for_lru_add_drain_all(struct kunit 
 	lrutest_drain();
 	lrutest_expect_evictable(test, folio, false, "munlocked on this CPU");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.mlocked = 1, .culled = 1,
 					.munlocked = 1, .rescued = 1 },
 				  "munlock_folio on another CPU than the mlock");

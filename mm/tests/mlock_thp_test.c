@@ -50,19 +50,19 @@ static unsigned long thp_map(struct kunit *test, struct folio **folio)
 /* mlock() of exactly a PMD-mapped THP: unevictable, counted in pages. */
 static void mlock_of_a_pmd_mapped_thp_counts_every_page(struct kunit *test)
 {
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	struct folio *folio;
 	unsigned long thp;
 
 	thp = thp_map(test, &folio);
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE), 0L);
 	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, folio_entire_mapcount(folio), 1);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES);
 	lrutest_expect_mlocked(test, folio, 1, "after mlock of the THP");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = THP_PAGES, .mlocked = THP_PAGES,
 					.culled = THP_PAGES },
 				  "mlock of a PMD-mapped THP");
@@ -71,7 +71,7 @@ static void mlock_of_a_pmd_mapped_thp_counts_every_page(struct kunit *test)
 	lrutest_drain();
 	lrutest_expect_evictable(test, folio, false, "after munlock of the THP");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.mlocked = THP_PAGES, .culled = THP_PAGES,
 					.munlocked = THP_PAGES, .rescued = THP_PAGES },
 				  "mlock then munlock of a PMD-mapped THP");
@@ -81,19 +81,19 @@ static void mlock_of_a_pmd_mapped_thp_counts_every_page(struct kunit *test)
 /* mlock() of half a THP: its PMD is split, the folio stays evictable. */
 static void mlock_of_half_a_thp_leaves_it_evictable(struct kunit *test)
 {
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	struct folio *folio;
 	unsigned long thp;
 
 	thp = thp_map(test, &folio);
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE / 2), 0L);
 	lrutest_drain();
 	KUNIT_EXPECT_EQ_MSG(test, folio_entire_mapcount(folio), 0,
 			    "PMD split at the VM_LOCKED border");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES / 2);
 	lrutest_expect_evictable(test, folio, false, "after mlock of half the THP");
-	lrutest_expect_stat_delta(test, &before, &(struct lrutest_mlock_stat){},
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
 				  "mlock of half a THP");
 	lrutest_vm_end(test);
 }
@@ -101,7 +101,7 @@ static void mlock_of_half_a_thp_leaves_it_evictable(struct kunit *test)
 /* munlock() of half a locked THP: nobody mlocks all of it, so it is rescued. */
 static void munlock_of_half_a_locked_thp_rescues_it(struct kunit *test)
 {
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	struct folio *folio;
 	unsigned long thp;
 
@@ -109,14 +109,14 @@ static void munlock_of_half_a_locked_thp_rescues_it(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE), 0L);
 	lrutest_drain();
 	lrutest_expect_mlocked(test, folio, 1, "after mlock of the THP");
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(thp, THP_SIZE / 2), 0L);
 	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES / 2);
 	lrutest_expect_evictable(test, folio, false, "after munlock of half the THP");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = -THP_PAGES, .munlocked = THP_PAGES,
 					.rescued = THP_PAGES },
 				  "munlock of half a locked THP");

@@ -51,13 +51,13 @@ static void expect_all_evictable(struct kunit *test, struct folio **folios,
 static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	unsigned long addr;
 
 	addr = lrutest_mmap_anon(test, NPAGES, true);
 	lrutest_drain();
 	get_folios(test, addr, NPAGES, folios);
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & (VM_LOCKED | VM_LOCKONFAULT),
@@ -65,7 +65,7 @@ static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
 	expect_all_mlocked(test, folios, NPAGES, 1, "after mlock");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = NPAGES, .mlocked = NPAGES,
 					.culled = NPAGES },
 				  "mlock of populated anon");
@@ -75,7 +75,7 @@ static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.mlocked = NPAGES, .culled = NPAGES,
 					.munlocked = NPAGES, .rescued = NPAGES },
 				  "mlock then munlock");
@@ -86,18 +86,18 @@ static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
 static void mlock_unpopulated_anon_faults_in_mlocked(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	unsigned long addr;
 
 	addr = lrutest_mmap_anon(test, NPAGES, false);
 	KUNIT_ASSERT_NULL(test, lrutest_folio_at(test, addr));
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
 	get_folios(test, addr, NPAGES, folios);
 	expect_all_mlocked(test, folios, NPAGES, 1, "faulted in by mlock");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = NPAGES, .mlocked = NPAGES,
 					.culled = NPAGES },
 				  "mlock of unpopulated anon");
@@ -105,7 +105,7 @@ static void mlock_unpopulated_anon_faults_in_mlocked(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
 	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.mlocked = NPAGES, .culled = NPAGES,
 					.munlocked = NPAGES, .rescued = NPAGES },
 				  "mlock then munlock");
@@ -115,13 +115,13 @@ static void mlock_unpopulated_anon_faults_in_mlocked(struct kunit *test)
 /* mlock2(MLOCK_ONFAULT) locks nothing until a fault, then that folio only. */
 static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 {
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	struct folio *folio;
 	unsigned long addr;
 	int i;
 
 	addr = lrutest_mmap_anon(test, NPAGES, false);
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK,
@@ -130,7 +130,7 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 	for (i = 0; i < NPAGES; i++)
 		KUNIT_EXPECT_NULL_MSG(test, lrutest_folio_at(test, addr + LEN(i)),
 				      "MLOCK_ONFAULT populated page %d", i);
-	lrutest_expect_stat_delta(test, &before, &(struct lrutest_mlock_stat){},
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
 				  "mlock2(MLOCK_ONFAULT) before any fault");
 
 	lrutest_touch(test, addr + LEN(3));
@@ -143,7 +143,7 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 			KUNIT_EXPECT_NULL_MSG(test, lrutest_folio_at(test, addr + LEN(i)),
 					      "the fault populated page %d too", i);
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = 1, .mlocked = 1, .culled = 1 },
 				  "one fault after MLOCK_ONFAULT");
 
@@ -160,7 +160,7 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	unsigned long addr, start, end;
 	int maps, i;
 
@@ -168,7 +168,7 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 	lrutest_drain();
 	get_folios(test, addr, NPAGES, folios);
 	maps = lrutest_map_count();
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr + LEN(2), LEN(4)), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_map_count(), maps + 2);
@@ -187,7 +187,7 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 						 "outside the range");
 	}
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = 4, .mlocked = 4, .culled = 4 },
 				  "mlock of 4 middle pages");
 
@@ -207,8 +207,8 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 static void mlock_locked_range_again_changes_nothing(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
-	struct lrutest_mlock_stat before;
-	const struct lrutest_mlock_stat locked = {
+	struct lrutest_stat before;
+	const struct lrutest_stat locked = {
 		.nr_mlock = NPAGES, .mlocked = NPAGES, .culled = NPAGES,
 	};
 	unsigned long addr;
@@ -216,7 +216,7 @@ static void mlock_locked_range_again_changes_nothing(struct kunit *test)
 	addr = lrutest_mmap_anon(test, NPAGES, true);
 	lrutest_drain();
 	get_folios(test, addr, NPAGES, folios);
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(4)), 0L);
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr + LEN(2), LEN(NPAGES - 2)), 0L);
@@ -257,7 +257,7 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 {
 	const int pages = 4;
 	struct folio *folios[4], *other;
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	unsigned long a, b;
 	struct file *file;
 	int i;
@@ -273,13 +273,13 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 					"page %d: the two mappings differ", i);
 	}
 	lrutest_expect_evictable(test, folios[0], false, "shmem before mlock");
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(a, LEN(pages)), 0L);
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(b, LEN(pages)), 0L);
 	expect_all_mlocked(test, folios, pages, 2, "locked in both VMAs");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = pages, .mlocked = pages,
 					.culled = pages },
 				  "mlock of both VMAs");
@@ -287,7 +287,7 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(a, LEN(pages)), 0L);
 	expect_all_mlocked(test, folios, pages, 1, "still locked in the second VMA");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = pages, .mlocked = pages,
 					.culled = pages },
 				  "munlock of the first VMA");
@@ -295,7 +295,7 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(b, LEN(pages)), 0L);
 	expect_all_evictable(test, folios, pages, false, "unlocked in both VMAs");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.mlocked = pages, .culled = pages,
 					.munlocked = pages, .rescued = pages },
 				  "munlock of both VMAs");
@@ -309,7 +309,7 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	unsigned long addr;
 
 	addr = lrutest_mmap(test, lrutest_pagecache_file(test), NPAGES,
@@ -318,12 +318,12 @@ static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *t
 	get_folios(test, addr, NPAGES, folios);
 	KUNIT_EXPECT_FALSE(test, folio_test_swapbacked(folios[0]));
 	expect_all_evictable(test, folios, NPAGES, true, "page cache before mlock");
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
 	expect_all_mlocked(test, folios, NPAGES, 1, "page cache after mlock");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = NPAGES, .mlocked = NPAGES,
 					.culled = NPAGES },
 				  "mlock of a page-cache mapping");
@@ -331,7 +331,7 @@ static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *t
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
 	expect_all_evictable(test, folios, NPAGES, true, "page cache after munlock");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.mlocked = NPAGES, .culled = NPAGES,
 					.munlocked = NPAGES, .rescued = NPAGES },
 				  "mlock then munlock of a page-cache mapping");
@@ -342,8 +342,8 @@ static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *t
 static void mprotect_of_locked_range_keeps_it_locked(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
-	struct lrutest_mlock_stat before;
-	const struct lrutest_mlock_stat locked = {
+	struct lrutest_stat before;
+	const struct lrutest_stat locked = {
 		.nr_mlock = NPAGES, .mlocked = NPAGES, .culled = NPAGES,
 	};
 	unsigned long addr;
@@ -352,7 +352,7 @@ static void mprotect_of_locked_range_keeps_it_locked(struct kunit *test)
 	addr = lrutest_mmap_anon(test, NPAGES, true);
 	lrutest_drain();
 	get_folios(test, addr, NPAGES, folios);
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
 	maps = lrutest_map_count();
 
@@ -376,13 +376,13 @@ static void mremap_grow_of_locked_vma_locks_new_pages(struct kunit *test)
 {
 	const int old_pages = 4;
 	struct folio *folios[NPAGES];
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	unsigned long addr, new_addr;
 	long ret;
 
 	addr = lrutest_mmap_anon(test, old_pages, true);
 	lrutest_drain();
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(old_pages)), 0L);
 
 	ret = lrutest_mremap(addr, LEN(old_pages), LEN(NPAGES), MREMAP_MAYMOVE, 0);
@@ -395,7 +395,7 @@ static void mremap_grow_of_locked_vma_locks_new_pages(struct kunit *test)
 	get_folios(test, new_addr, NPAGES, folios);
 	expect_all_mlocked(test, folios, NPAGES, 1, "after mremap grow");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = NPAGES, .mlocked = NPAGES,
 					.culled = NPAGES },
 				  "mlock then mremap grow");

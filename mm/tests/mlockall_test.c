@@ -28,7 +28,7 @@ static struct folio *folio_at(struct kunit *test, unsigned long addr)
 static void mlockall_current_locks_every_vma(struct kunit *test)
 {
 	struct folio *anon[PAGES], *shm[PAGES];
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	unsigned long a, s;
 	int i;
 
@@ -36,7 +36,7 @@ static void mlockall_current_locks_every_vma(struct kunit *test)
 	s = lrutest_mmap(test, lrutest_shmem_file(test, PAGES), PAGES,
 			 MAP_SHARED | MAP_POPULATE);
 	lrutest_drain();
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlockall(MCL_CURRENT), 0L);
 	KUNIT_EXPECT_EQ_MSG(test, current->mm->def_flags & VM_LOCKED_MASK,
@@ -51,7 +51,7 @@ static void mlockall_current_locks_every_vma(struct kunit *test)
 		lrutest_expect_mlocked(test, shm[i], 1, "shmem after MCL_CURRENT");
 	}
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = 2 * PAGES, .mlocked = 2 * PAGES,
 					.culled = 2 * PAGES },
 				  "mlockall(MCL_CURRENT)");
@@ -65,7 +65,7 @@ static void mlockall_current_locks_every_vma(struct kunit *test)
 		lrutest_expect_evictable(test, shm[i], false, "shmem after munlockall");
 	}
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.mlocked = 2 * PAGES, .culled = 2 * PAGES,
 					.munlocked = 2 * PAGES, .rescued = 2 * PAGES },
 				  "mlockall then munlockall");
@@ -79,20 +79,20 @@ static void mlockall_current_locks_every_vma(struct kunit *test)
 static void mlockall_future_locks_new_mappings(struct kunit *test)
 {
 	struct folio *folios[PAGES];
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	unsigned long old, new;
 	int i;
 
 	old = lrutest_mmap_anon(test, PAGES, true);
 	lrutest_drain();
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlockall(MCL_FUTURE), 0L);
 	KUNIT_EXPECT_EQ(test, current->mm->def_flags & VM_LOCKED_MASK,
 			(vm_flags_t)VM_LOCKED);
 	KUNIT_EXPECT_EQ_MSG(test, lrutest_vma_flags(old) & VM_LOCKED_MASK,
 			    (vm_flags_t)0, "MCL_FUTURE locked an existing VMA");
-	lrutest_expect_stat_delta(test, &before, &(struct lrutest_mlock_stat){},
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
 				  "mlockall(MCL_FUTURE) alone");
 
 	new = lrutest_mmap_anon(test, PAGES, false);
@@ -106,7 +106,7 @@ static void mlockall_future_locks_new_mappings(struct kunit *test)
 	lrutest_expect_evictable(test, folio_at(test, old), false,
 				 "mapped before MCL_FUTURE");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = PAGES, .mlocked = PAGES,
 					.culled = PAGES },
 				  "new mapping after MCL_FUTURE");
@@ -129,7 +129,7 @@ static void mlockall_future_locks_new_mappings(struct kunit *test)
 static void mlockall_future_locks_brk_growth(struct kunit *test)
 {
 	struct folio *folios[PAGES];
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	struct mm_struct *mm = current->mm;
 	unsigned long base;
 	int i;
@@ -139,7 +139,7 @@ static void mlockall_future_locks_brk_growth(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vm_munmap(base, LEN(4 * PAGES)), 0);
 	mm->start_brk = base;
 	mm->brk = base;
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlockall(MCL_FUTURE), 0L);
 	KUNIT_ASSERT_EQ(test, lrutest_brk(base + LEN(PAGES)), (long)(base + LEN(PAGES)));
@@ -151,7 +151,7 @@ static void mlockall_future_locks_brk_growth(struct kunit *test)
 		lrutest_expect_mlocked(test, folios[i], 1, "heap grown after MCL_FUTURE");
 	}
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = PAGES, .mlocked = PAGES,
 					.culled = PAGES },
 				  "brk() growth after MCL_FUTURE");
@@ -170,7 +170,7 @@ static void mlockall_future_locks_brk_growth(struct kunit *test)
 static void mlockall_onfault_locks_present_and_faulted_folios(struct kunit *test)
 {
 	struct folio *present[PAGES], *faulted;
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	unsigned long p, u;
 	int i;
 
@@ -179,7 +179,7 @@ static void mlockall_onfault_locks_present_and_faulted_folios(struct kunit *test
 	lrutest_drain();
 	for (i = 0; i < PAGES; i++)
 		present[i] = folio_at(test, p + LEN(i));
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_mlockall(MCL_CURRENT | MCL_ONFAULT), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(p) & VM_LOCKED_MASK,
@@ -193,7 +193,7 @@ static void mlockall_onfault_locks_present_and_faulted_folios(struct kunit *test
 				      "MCL_ONFAULT populated page %d", i);
 	}
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = PAGES, .mlocked = PAGES,
 					.culled = PAGES },
 				  "mlockall(MCL_CURRENT | MCL_ONFAULT)");
@@ -203,7 +203,7 @@ static void mlockall_onfault_locks_present_and_faulted_folios(struct kunit *test
 	faulted = folio_at(test, u + LEN(1));
 	lrutest_expect_mlocked(test, faulted, 1, "faulted after MCL_ONFAULT");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = PAGES + 1, .mlocked = PAGES + 1,
 					.culled = PAGES + 1 },
 				  "one fault after MCL_ONFAULT");
@@ -220,20 +220,20 @@ static void mlockall_onfault_locks_present_and_faulted_folios(struct kunit *test
 static void mlockall_bad_flags_einval(struct kunit *test)
 {
 	static const int bad[] = { 0, MCL_ONFAULT, MCL_CURRENT | 0x100 };
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	unsigned long addr;
 	int i;
 
 	addr = lrutest_mmap_anon(test, PAGES, true);
 	lrutest_drain();
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		KUNIT_EXPECT_EQ_MSG(test, lrutest_mlockall(bad[i]), (long)-EINVAL,
 				    "mlockall(%#x)", bad[i]);
 	KUNIT_EXPECT_EQ(test, current->mm->def_flags & VM_LOCKED_MASK, (vm_flags_t)0);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
-	lrutest_expect_stat_delta(test, &before, &(struct lrutest_mlock_stat){},
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
 				  "refused mlockall");
 	lrutest_vm_end(test);
 }

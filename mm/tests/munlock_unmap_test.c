@@ -16,7 +16,7 @@
 #define NPAGES	8
 #define LEN(n)	((unsigned long)(n) << PAGE_SHIFT)
 
-static const struct lrutest_mlock_stat locked_then_unlocked = {
+static const struct lrutest_stat locked_then_unlocked = {
 	.mlocked = NPAGES, .culled = NPAGES,
 	.munlocked = NPAGES, .rescued = NPAGES,
 };
@@ -41,11 +41,11 @@ static void lock_populated(struct kunit *test, unsigned long *addr,
 static void munmap_of_locked_vma_munlocks_every_folio(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	unsigned long addr;
 	int i;
 
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 	lock_populated(test, &addr, folios);
 
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr, LEN(NPAGES)), 0);
@@ -62,11 +62,11 @@ static void munmap_of_locked_vma_munlocks_every_folio(struct kunit *test)
 static void munmap_of_locked_middle_munlocks_only_it(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	unsigned long addr;
 	int i;
 
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 	lock_populated(test, &addr, folios);
 
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr + LEN(3), LEN(2)), 0);
@@ -79,7 +79,7 @@ static void munmap_of_locked_middle_munlocks_only_it(struct kunit *test)
 			lrutest_expect_mlocked(test, folios[i], 1, "still mapped");
 	}
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = NPAGES - 2, .mlocked = NPAGES,
 					.culled = NPAGES, .munlocked = 2,
 					.rescued = 2 },
@@ -96,11 +96,11 @@ static void munmap_of_locked_middle_munlocks_only_it(struct kunit *test)
 static void mm_exit_munlocks_every_folio(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	unsigned long addr;
 	int i;
 
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 	lock_populated(test, &addr, folios);
 
 	lrutest_mm_exit(test);

@@ -22,42 +22,33 @@
 #include <linux/vmstat.h>
 
 #include "internal.h"	/* mm/internal.h, by -I in the Makefile */
+#include "lrutest_mlock.h"
 #include "lrutest_reclaim.h"
 
 #define RAMFS_TEST_PAGES	8
 
-struct lru_snap {
-	long unevictable, anon, file, file_pages, culled;
-};
-
-static void lru_snap(struct lru_snap *s)
+/* Drain (a fixture step) and take the suite's counter snapshot. */
+static void lru_snap(struct lrutest_stat *s)
 {
-	lru_add_drain();
-	s->unevictable = lrutest_node_state(NR_UNEVICTABLE);
-	s->anon = lrutest_node_state(NR_INACTIVE_ANON) +
-		  lrutest_node_state(NR_ACTIVE_ANON);
-	s->file = lrutest_node_state(NR_INACTIVE_FILE) +
-		  lrutest_node_state(NR_ACTIVE_FILE);
-	s->file_pages = lrutest_node_state(NR_FILE_PAGES);
-	s->culled = lrutest_event(UNEVICTABLE_PGCULLED);
+	lrutest_drain();
+	lrutest_stat(s);
 }
 
-/* Expect the counters to have moved from @a by exactly the deltas given. */
-static void expect_delta(struct kunit *test, const struct lru_snap *a,
+/*
+ * Expect the counters to have moved from @a by exactly the deltas given,
+ * and every other one of lrutest_stat not at all.
+ */
+static void expect_delta(struct kunit *test, const struct lrutest_stat *a,
 			 long unevictable, long anon, long file, long file_pages,
 			 long culled, const char *step)
 {
-	struct lru_snap b;
-
-	lru_snap(&b);
-	KUNIT_EXPECT_EQ_MSG(test, b.unevictable - a->unevictable, unevictable,
-			    "%s: NR_UNEVICTABLE", step);
-	KUNIT_EXPECT_EQ_MSG(test, b.anon - a->anon, anon, "%s: anon LRU pages", step);
-	KUNIT_EXPECT_EQ_MSG(test, b.file - a->file, file, "%s: file LRU pages", step);
-	KUNIT_EXPECT_EQ_MSG(test, b.file_pages - a->file_pages, file_pages,
-			    "%s: NR_FILE_PAGES", step);
-	KUNIT_EXPECT_EQ_MSG(test, b.culled - a->culled, culled,
-			    "%s: UNEVICTABLE_PGCULLED", step);
+	lrutest_drain();
+	lrutest_expect_stat_delta(test, a,
+				  &(struct lrutest_stat){
+					.unevictable = unevictable, .anon = anon,
+					.file = file, .file_pages = file_pages,
+					.culled = culled, .lists = true },
+				  step);
 }
 
 /* Write @pages zero pages at offset 0 of @file; expect that many folios. */
@@ -109,7 +100,7 @@ static void ramfs_write_lists_unevictable(struct kunit *test)
 {
 	struct vfsmount *mnt = lrutest_mount(test, "ramfs");
 	struct file *file = lrutest_create(test, mnt, "f");
-	struct lru_snap s;
+	struct lrutest_stat s;
 
 	KUNIT_EXPECT_TRUE_MSG(test, mapping_unevictable(file->f_mapping),
 			      "a ramfs mapping is unevictable");
@@ -131,7 +122,7 @@ static void ramfs_truncate_unlink_balanced(struct kunit *test)
 	struct file *file = lrutest_create(test, mnt, "f");
 	struct dentry *dentry = file->f_path.dentry;
 	struct inode *dir = d_inode(dentry->d_parent);
-	struct lru_snap s;
+	struct lrutest_stat s;
 	unsigned long i;
 	int err;
 
@@ -172,7 +163,7 @@ static void tmpfs_write_lists_evictable(struct kunit *test)
 {
 	struct vfsmount *mnt = lrutest_mount(test, "tmpfs");
 	struct file *file = lrutest_create(test, mnt, "f");
-	struct lru_snap s;
+	struct lrutest_stat s;
 	unsigned long i;
 
 	KUNIT_EXPECT_FALSE_MSG(test, mapping_unevictable(file->f_mapping),

@@ -146,7 +146,7 @@ static void memcg_reclaim_culls_locked_folios_once(struct kunit *test)
 static void memcg_reclaim_restores_a_missed_mlock(struct kunit *test)
 {
 	struct folio *folios[SHARED_PAGES];
-	struct lrutest_mlock_stat before;
+	struct lrutest_stat before;
 	struct lrutest_reclaim_stat st;
 	unsigned long a, b, reclaimed;
 	struct lrutest_memcg *cg;
@@ -183,7 +183,7 @@ static void memcg_reclaim_restores_a_missed_mlock(struct kunit *test)
 		lrutest_expect_mlocked(test, folios[i], 1, "still locked in the first VMA");
 	KUNIT_ASSERT_TRUE(test, lrutest_vma_flags(a) & VM_LOCKED);
 
-	lrutest_mlock_stat(&before);
+	lrutest_stat(&before);
 	refs = folio_ref_count(folios[0]);
 	reclaimed = lrutest_memcg_reclaim(cg, SWAP_CLUSTER_MAX, MAX_SWAPPINESS);
 	lrutest_drain();
@@ -197,7 +197,7 @@ static void memcg_reclaim_restores_a_missed_mlock(struct kunit *test)
 	 */
 	lrutest_expect_mlocked(test, folios[0], 1, "reclaim restored the missed mlock");
 	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_mlock_stat){
+				  &(struct lrutest_stat){
 					.nr_mlock = 1, .mlocked = 1, .culled = 1 },
 				  "reclaim of the memcg");
 	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folios[0]), refs,
