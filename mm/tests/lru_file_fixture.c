@@ -7,16 +7,19 @@
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
+#include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/memcontrol.h>
 #include <linux/mm_inline.h>
 #include <linux/mount.h>
 #include <linux/pagemap.h>
+#include <linux/shmem_fs.h>
 #include <linux/slab.h>
 #include <linux/swap.h>
 #include <linux/vmstat.h>
 
+#include "lrutest_mlock.h"
 #include "lrutest_reclaim.h"
 
 /* The global count of one vm event (all_vm_events(), as /proc/vmstat). */
@@ -144,4 +147,80 @@ void lrutest_expect_unevictable(struct kunit *test, int listed,
 			      "%s: folio %lu: PG_unevictable clear", step, i);
 	KUNIT_EXPECT_EQ_MSG(test, listed, LRUTEST_NOT_LISTED,
 			    "%s: folio %lu: threaded on an evictable list", step, i);
+}
+
+#ifdef CONFIG_TRANSPARENT_HUGEPAGE
+/**
+ * lrutest_shmem_huge_folio - a PMD-sized shmem folio in a file of its own
+ * @test: the test case
+ * @filep: set to the file (a tmpfs mounted huge=always), closed at the end
+ *
+ * Written page by page through kernel_write(), charged as any write (to
+ * the active memcg, if the caller set one).  Returns the folio at index 0,
+ * a reference held until the case ends.
+ */
+struct folio *lrutest_shmem_huge_folio(struct kunit *test, struct file **filep)
+{
+	struct folio *folio;
+	struct file *file;
+	loff_t pos = 0;
+	char *buf;
+
+	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	file = lrutest_create(test, lrutest_mount_opts(test, "tmpfs", "huge=always"), "f");
+	while (pos < HPAGE_PMD_SIZE)
+		KUNIT_ASSERT_EQ(test, kernel_write(file, buf, PAGE_SIZE, &pos),
+				(ssize_t)PAGE_SIZE);
+	folio = filemap_get_folio(file->f_mapping, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(folio));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_folio_put_action, folio));
+	KUNIT_ASSERT_EQ_MSG(test, folio_nr_pages(folio), (long)HPAGE_PMD_NR,
+			    "set up: a PMD-sized folio in a huge=always tmpfs");
+	*filep = file;
+	return folio;
+}
+#endif
+
+struct lrutest_shmem_lock {
+	struct file *file;
+	struct ucounts *ucounts;
+};
+
+/* What shmctl(SHM_UNLOCK) does after shmem_lock(): the undo of the lock. */
+static void lrutest_shmem_unlock_action(void *data)
+{
+	struct lrutest_shmem_lock *l = data;
+
+	shmem_lock(l->file, 0, l->ucounts);
+	shmem_unlock_mapping(l->file->f_mapping);
+}
+
+/**
+ * lrutest_shmem_lock - the shmem part of shmctl(SHM_LOCK) on @file
+ * @test: the test case
+ * @file: a shmem file
+ *
+ * shmem_lock() marks the mapping unevictable and moves no folio; undone by
+ * lrutest_shmem_unlock() (shmem_lock(0) and shmem_unlock_mapping(), as
+ * SHM_UNLOCK) or when the case ends.
+ */
+struct lrutest_shmem_lock *lrutest_shmem_lock(struct kunit *test, struct file *file)
+{
+	struct lrutest_shmem_lock *l;
+
+	l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	l->file = file;
+	l->ucounts = current_ucounts();
+	KUNIT_ASSERT_EQ(test, shmem_lock(file, 1, l->ucounts), 0);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_shmem_unlock_action, l));
+	return l;
+}
+
+void lrutest_shmem_unlock(struct kunit *test, struct lrutest_shmem_lock *l)
+{
+	kunit_release_action(test, lrutest_shmem_unlock_action, l);
 }

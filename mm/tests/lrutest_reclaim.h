@@ -28,6 +28,12 @@ struct file *lrutest_create(struct kunit *test, struct vfsmount *mnt,
 			    const char *name);
 void lrutest_close(struct kunit *test, struct file *file);
 void lrutest_flush_fput(void);
+/* A PMD-sized folio of a huge=always tmpfs file (THP only). */
+struct folio *lrutest_shmem_huge_folio(struct kunit *test, struct file **filep);
+/* shmctl(SHM_LOCK)'s shmem part on a shmem file, undone when the case ends. */
+struct lrutest_shmem_lock;
+struct lrutest_shmem_lock *lrutest_shmem_lock(struct kunit *test, struct file *file);
+void lrutest_shmem_unlock(struct kunit *test, struct lrutest_shmem_lock *l);
 int lrutest_real_lru(struct folio *folio);
 
 void lrutest_expect_unevictable(struct kunit *test, int listed,

@@ -123,6 +123,44 @@ static void munlock_of_half_a_locked_thp_rescues_it(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+/*
+ * munmap() of half a locked THP: the PMD is split at the new VMA border and
+ * the rmap removals in the VM_LOCKED VMA munlock the folio; the half left
+ * mapped by PTEs in the locked VMA does not mlock it again, so the folio is
+ * rescued, as unevictable-lru.rst wants of a huge page nobody mlocks whole.
+ * (The document says munlock_vma_folio() is not called for "a PTE mapping
+ * of a part of a transparent huge page"; 6.12's munlocks on every removal
+ * from a VM_LOCKED VMA, "reclaim will correct it if it's wrong": the code
+ * is what this checks.)
+ */
+static void munmap_of_half_a_locked_thp_rescues_it(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct folio *folio;
+	unsigned long thp;
+
+	thp = thp_map(test, &folio);
+	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE), 0L);
+	lrutest_drain();
+	lrutest_expect_mlocked(test, folio, 1, "after mlock of the THP");
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, vm_munmap(thp, THP_SIZE / 2), 0);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ_MSG(test, folio_entire_mapcount(folio), 0,
+			    "PMD split at the new VMA border");
+	KUNIT_EXPECT_EQ_MSG(test, folio_mapcount(folio), (int)THP_PAGES / 2,
+			    "the locked half still mapped by PTEs");
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES / 2);
+	lrutest_expect_evictable(test, folio, false, "after munmap of half the THP");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = -THP_PAGES, .munlocked = THP_PAGES,
+					.rescued = THP_PAGES },
+				  "munmap of half a locked THP");
+	lrutest_vm_end(test);
+}
+
 #else /* !CONFIG_TRANSPARENT_HUGEPAGE */
 
 static void thp_skip(struct kunit *test)
@@ -133,6 +171,7 @@ static void thp_skip(struct kunit *test)
 #define mlock_of_a_pmd_mapped_thp_counts_every_page	thp_skip
 #define mlock_of_half_a_thp_leaves_it_evictable		thp_skip
 #define munlock_of_half_a_locked_thp_rescues_it		thp_skip
+#define munmap_of_half_a_locked_thp_rescues_it		thp_skip
 
 #endif
 
@@ -140,6 +179,7 @@ static struct kunit_case mlock_thp_cases[] = {
 	KUNIT_CASE(mlock_of_a_pmd_mapped_thp_counts_every_page),
 	KUNIT_CASE(mlock_of_half_a_thp_leaves_it_evictable),
 	KUNIT_CASE(munlock_of_half_a_locked_thp_rescues_it),
+	KUNIT_CASE(munmap_of_half_a_locked_thp_rescues_it),
 	{}
 };
 

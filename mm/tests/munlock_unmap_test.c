@@ -11,6 +11,8 @@
 #include <linux/mm.h>
 #include <linux/mman.h>
 
+#include "internal.h"	/* mlock_drain_local(), mm/ by -I in the Makefile */
+#include "lrutest.h"
 #include "lrutest_mlock.h"
 
 #define NPAGES	8
@@ -49,10 +51,23 @@ static void munmap_of_locked_vma_munlocks_every_folio(struct kunit *test)
 	lock_populated(test, &addr, folios);
 
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr, LEN(NPAGES)), 0);
-	lrutest_drain();
+	/* As munmap() returns: the locked_vm charge and every mapping gone. */
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	for (i = 0; i < NPAGES; i++)
+		KUNIT_EXPECT_FALSE_MSG(test, folio_mapped(folios[i]),
+				       "folio %d mapped after munmap", i);
+	/*
+	 * The munlocks wait in the mlock batch ("munlock_folio() uses the
+	 * mlock pagevec", unevictable-lru.rst): its drain alone completes
+	 * them, and leaves each folio with the test's reference only.
+	 */
+	lrutest_step();
+	mlock_drain_local();
+	for (i = 0; i < NPAGES; i++) {
 		lrutest_expect_evictable(test, folios[i], false, "unmapped");
+		KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folios[i]), 1,
+				    "folio %d: references after the mlock batch drained", i);
+	}
 	lrutest_expect_stat_delta(test, &before, &locked_then_unlocked,
 				  "mlock then munmap");
 	lrutest_vm_end(test);

@@ -27,9 +27,11 @@
  * Other Considerations" and vmscan's "page_referenced()" notes).
  */
 #include <kunit/test.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
 #include <linux/mman.h>
+#include <linux/sched/mm.h>
 #include <linux/shm.h>
 #include <linux/swap.h>
 #include <linux/vmstat.h>
@@ -251,10 +253,72 @@ static void memcg_reclaim_never_scans_ramfs_folios(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+#ifdef CONFIG_TRANSPARENT_HUGEPAGE
+/*
+ * A locked PMD-sized shmem folio (shmctl(SHM_LOCK)'s shmem_lock() on a
+ * huge=always tmpfs file), the only folio of the test memcg, swap on:
+ * reclaim meets it on its anon list and culls it whole, counted in pages
+ * (PGCULLED and the memcg's unevictable size +HPAGE_PMD_NR), reclaims
+ * nothing; the next reclaim meets nothing.
+ */
+static void memcg_reclaim_culls_a_locked_large_folio_by_pages(struct kunit *test)
+{
+	const unsigned long n = HPAGE_PMD_NR;
+	struct lrutest_reclaim_stat b, a;
+	struct lrutest_stat before;
+	struct mem_cgroup *old;
+	struct lrutest_memcg *cg;
+	struct folio *folio;
+	struct file *file;
+	unsigned long reclaimed;
+
+	lrutest_swap_on(test);
+	cg = lrutest_memcg_create(test);
+	old = set_active_memcg(cg->memcg);
+	folio = lrutest_shmem_huge_folio(test, &file);
+	set_active_memcg(old);
+	lrutest_drain();
+	lrutest_memcg_stat(cg, &b);
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_stat_anon(&b), n,
+			    "set up: the folio on the test memcg's anon lists");
+	lrutest_shmem_lock(test, file);
+
+	lrutest_stat(&before);
+	reclaimed = lrutest_memcg_reclaim(cg, SWAP_CLUSTER_MAX, MAX_SWAPPINESS);
+	lrutest_drain();
+	lrutest_memcg_stat(cg, &a);
+	KUNIT_EXPECT_EQ_MSG(test, reclaimed, 0UL, "reclaimed from a locked folio");
+	lrutest_expect_unevictable(test, lrutest_memcg_find(cg, folio), folio,
+				   "after reclaim", 0);
+	KUNIT_EXPECT_FALSE(test, folio_test_active(folio));
+	/* 6.12 threads no folio on LRU_UNEVICTABLE (folio->lru holds mlock_count). */
+	KUNIT_EXPECT_EQ(test, a.lru[LRU_UNEVICTABLE], n);
+	KUNIT_EXPECT_EQ(test, lrutest_stat_anon(&a), 0UL);
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.culled = n, .unevictable = n, .anon = -n,
+					.lists = true },
+				  "reclaim of a locked large folio");
+
+	lrutest_stat(&before);
+	KUNIT_EXPECT_EQ(test, lrutest_memcg_reclaim(cg, SWAP_CLUSTER_MAX, MAX_SWAPPINESS), 0UL);
+	lrutest_drain();
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){ .lists = true },
+				  "a second reclaim");
+	lrutest_vm_end(test);
+}
+#else
+static void memcg_reclaim_culls_a_locked_large_folio_by_pages(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_TRANSPARENT_HUGEPAGE is off: no large shmem folio");
+}
+#endif
+
 static struct kunit_case reclaim_memcg_cull_cases[] = {
 	KUNIT_CASE_PARAM(memcg_reclaim_culls_locked_folios_once, cull_gen_params),
 	KUNIT_CASE(memcg_reclaim_restores_a_missed_mlock),
 	KUNIT_CASE(memcg_reclaim_never_scans_ramfs_folios),
+	KUNIT_CASE(memcg_reclaim_culls_a_locked_large_folio_by_pages),
 	{}
 };
 

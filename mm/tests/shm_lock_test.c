@@ -341,20 +341,6 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 }
 
 #ifdef CONFIG_TRANSPARENT_HUGEPAGE
-struct shmem_locked {
-	struct file *file;
-	struct ucounts *ucounts;
-};
-
-/* What shmctl(SHM_UNLOCK) does after shmem_lock(): the undo of the case. */
-static void shmem_unlock_action(void *data)
-{
-	struct shmem_locked *l = data;
-
-	shmem_lock(l->file, 0, l->ucounts);
-	shmem_unlock_mapping(l->file->f_mapping);
-}
-
 /*
  * SHM_LOCK and SHM_UNLOCK of a large shmem folio (a PMD-sized one of a
  * tmpfs mounted huge=always): shmctl()'s shmem part, shmem_lock() and
@@ -366,35 +352,21 @@ static void shmem_unlock_action(void *data)
 static void shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages(struct kunit *test)
 {
 	const long n = HPAGE_PMD_NR;
+	struct lrutest_shmem_lock *lock;
 	struct lrutest_stat before;
-	struct shmem_locked *l;
 	struct folio *folio;
-	char *buf;
-	loff_t pos = 0;
+	struct file *file;
 	int lru;
 
-	l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
-	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	KUNIT_ASSERT_TRUE(test, l && buf);
-	l->file = lrutest_create(test, lrutest_mount_opts(test, "tmpfs", "huge=always"), "f");
-	while (pos < HPAGE_PMD_SIZE)
-		KUNIT_ASSERT_EQ(test, kernel_write(l->file, buf, PAGE_SIZE, &pos),
-				(ssize_t)PAGE_SIZE);
-	folio = filemap_get_folio(l->file->f_mapping, 0);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(folio));
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_folio_put_action, folio));
-	KUNIT_ASSERT_EQ_MSG(test, folio_nr_pages(folio), n,
-			    "set up: a PMD-sized folio in a huge=always tmpfs");
+	folio = lrutest_shmem_huge_folio(test, &file);
 	lrutest_drain();
 	lru = lrutest_locate(folio);
 	KUNIT_ASSERT_TRUE_MSG(test, lru == LRU_INACTIVE_ANON || lru == LRU_ACTIVE_ANON,
 			      "set up: on an anon list (%d)", lru);
 
 	lrutest_stat(&before);
-	l->ucounts = current_ucounts();
-	KUNIT_ASSERT_EQ(test, shmem_lock(l->file, 1, l->ucounts), 0);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, shmem_unlock_action, l));
-	KUNIT_EXPECT_TRUE(test, mapping_unevictable(l->file->f_mapping));
+	lock = lrutest_shmem_lock(test, file);
+	KUNIT_EXPECT_TRUE(test, mapping_unevictable(file->f_mapping));
 	KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(folio), lru, "SHM_LOCK moved the folio");
 
 	lrutest_isolate(test, folio);
@@ -405,7 +377,7 @@ static void shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages(struct kuni
 				  SHM_DELTA(.culled = n, .unevictable = n, .anon = -n),
 				  "putback of a locked large folio");
 
-	kunit_release_action(test, shmem_unlock_action, l);
+	lrutest_shmem_unlock(test, lock);
 	lru = lrutest_locate(folio);
 	KUNIT_EXPECT_TRUE_MSG(test, lru == LRU_INACTIVE_ANON || lru == LRU_ACTIVE_ANON,
 			      "rescued to an anon list (%d)", lru);
