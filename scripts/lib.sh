@@ -7,7 +7,8 @@ LRUTEST_CACHE=${LRUTEST_CACHE:-$LRUTEST_ROOT/.cache}
 LRUTEST_DEB_PKG=linux-source-6.12
 LRUTEST_DEB_TARBALL=/usr/src/linux-source-6.12.tar.xz
 # Kernel versions the hook patches are known to apply to.
-LRUTEST_SUPPORTED_RE='^6\.12(\.[0-9]+)?$|^6\.1[3-9]|^6\.[2-9][0-9]|^[7-9]\.'
+# The one version the suite is built and run on (6.12.118, Debian's 6.12 LTS).
+LRUTEST_SUPPORTED_RE='^6\.12(\.[0-9]+)?$'
 
 die() {
 	echo "${0##*/}: error: $*" >&2
@@ -46,7 +47,26 @@ check_tree() {
 	fi
 	ver=$(kernel_version "$t")
 	[[ $ver =~ $LRUTEST_SUPPORTED_RE ]] ||
-		die "kernel $ver at '$t' is not supported (need 6.12 or later)"
+		die "kernel $ver at '$t' is not supported (lrutest is built and run on 6.12 only; first difference found: $(tree_difference "$t"))"
+}
+
+# tree_difference TREE: the first thing the suite relies on that TREE lacks
+# or has changed (in the order the build would meet them), as a phrase.
+tree_difference() {
+	local t=$1
+	if [ -d "$t/mm/tests" ] && [ ! -L "$t/mm/tests" ]; then
+		echo "mm/tests/ already exists in the tree"
+	elif [ ! -f "$t/include/linux/pagevec.h" ]; then
+		echo "no include/linux/pagevec.h"
+	elif ! grep -q 'unlock_page_lruvec_irq(' "$t/include/linux/memcontrol.h" 2>/dev/null; then
+		echo "no unlock_page_lruvec_irq() in include/linux/memcontrol.h"
+	elif ! grep -q 'generate_params)(const void \*prev, char \*desc)' "$t/include/kunit/test.h" 2>/dev/null; then
+		echo "KUnit's generate_params is not (const void *prev, char *desc)"
+	elif ! grep -q '^static int evict_folios(struct lruvec \*lruvec, struct scan_control \*sc, int swappiness)' "$t/mm/vmscan.c"; then
+		echo "evict_folios() in mm/vmscan.c takes other arguments"
+	else
+		echo "none of the probed ones; the suite has not been built or run on it"
+	fi
 }
 
 # default_tree: the kernel tree the scripts work on.
