@@ -15,9 +15,8 @@
 #include <kunit/test.h>
 #include <linux/fs.h>
 #include <linux/jump_label.h>
-#include <linux/memcontrol.h>
-#include <linux/mm_inline.h>
 #include <linux/mm.h>
+#include <linux/mm_inline.h>
 #include <linux/pagemap.h>
 #include <linux/panic.h>
 #include <linux/swap.h>
@@ -68,14 +67,7 @@ static void folio_freed_from_each_lru_state_passes_the_page_checks(struct kunit 
 	struct folio *folio;
 
 	skip_unless_pages_checked(test);
-	folio = folio_alloc(GFP_KERNEL, 0);
-	KUNIT_ASSERT_NOT_NULL(test, folio);
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, lrutest_folio_put_action, folio));
-	KUNIT_ASSERT_EQ(test, mem_cgroup_charge(folio, NULL, GFP_KERNEL), 0);
-	__folio_set_swapbacked(folio);
-	folio_add_lru(folio);
-	lrutest_drain();
+	folio = lrutest_real_folio(test, 0, LRUTEST_ANON, true);
 	lrutest_stat(&before);
 
 	switch (row->state) {
@@ -105,7 +97,7 @@ static void folio_freed_from_each_lru_state_passes_the_page_checks(struct kunit 
 	KUNIT_ASSERT_EQ_MSG(test, folio_ref_count(folio), 1,
 			    "set up: the case's reference is the last");
 
-	kunit_release_action(test, lrutest_folio_put_action, folio);
+	lrutest_real_folio_free(test, folio);
 	KUNIT_EXPECT_FALSE_MSG(test, test_taint(TAINT_BAD_PAGE),
 			       "freed %s: Bad page state (a flag left at free)", row->desc);
 	lrutest_expect_stat_delta(test, &before, &row->want, row->desc);

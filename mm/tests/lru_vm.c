@@ -182,6 +182,15 @@ static void lrutest_real_folio_release(void *data)
 	folio_put(folio);
 }
 
+/*
+ * Free a test-owned folio now, as its release at the end of the case
+ * would: the case's reference must be the last.
+ */
+void lrutest_real_folio_free(struct kunit *test, struct folio *folio)
+{
+	kunit_release_action(test, lrutest_real_folio_release, folio);
+}
+
 /**
  * lrutest_real_folio - a test-owned folio on the machine's own LRU
  * @test: the test case

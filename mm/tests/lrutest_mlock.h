@@ -64,6 +64,7 @@ struct folio *lrutest_real_folio(struct kunit *test, unsigned int order,
 				 unsigned long flags, bool add);
 struct folio *lrutest_real_folio_on(struct kunit *test, unsigned int order,
 				    unsigned long flags, bool add, int nid);
+void lrutest_real_folio_free(struct kunit *test, struct folio *folio);
 
 /* An unprivileged locker: no CAP_IPC_LOCK, RLIMIT_MEMLOCK of @pages. */
 struct lrutest_cred;

@@ -223,21 +223,14 @@ static void free_of_mlocked_folio_counts_cleared(struct kunit *test)
 	struct lrutest_stat before;
 	struct folio *folio;
 
-	folio = folio_alloc(GFP_KERNEL, order);
-	KUNIT_ASSERT_NOT_NULL(test, folio);
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, lrutest_folio_put_action, folio));
-	KUNIT_ASSERT_EQ(test, mem_cgroup_charge(folio, NULL, GFP_KERNEL), 0);
-	__folio_set_swapbacked(folio);
-	folio_add_lru(folio);
-	lrutest_drain();
+	folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
 	lrutest_stat(&before);
 
 	mlock_folio(folio);
 	lrutest_drain();
 	lrutest_expect_mlocked(test, folio, 1, "before the last put");
 
-	kunit_release_action(test, lrutest_folio_put_action, folio);
+	lrutest_real_folio_free(test, folio);
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = n, .culled = n, .cleared = n },
