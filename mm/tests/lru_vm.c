@@ -453,14 +453,29 @@ void lrutest_putback_action(void *folio)
  */
 void lrutest_isolate(struct kunit *test, struct folio *folio)
 {
+	int refs = folio_ref_count(folio);
+
 	KUNIT_ASSERT_TRUE_MSG(test, folio_isolate_lru(folio), "isolate a folio");
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lrutest_putback_action, folio));
+	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), refs + 1,
+			    "folio_isolate_lru() takes exactly one reference");
+	KUNIT_EXPECT_FALSE_MSG(test, folio_test_lru(folio), "isolated: PG_lru");
 }
 
+/*
+ * folio_putback_lru(): the isolation's reference is dropped; an order-0
+ * folio waits in this CPU's lru_add batch, which holds one of its own
+ * until drained, a large one is listed at once (folio_add_lru()).
+ */
 void lrutest_putback(struct kunit *test, struct folio *folio)
 {
+	int refs = folio_ref_count(folio);
+
 	kunit_release_action(test, lrutest_putback_action, folio);
+	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio),
+			    refs - (folio_test_large(folio) ? 1 : 0),
+			    "references right after folio_putback_lru()");
 }
 
 static void lrutest_putback_list_action(void *data)
