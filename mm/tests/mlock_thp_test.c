@@ -124,6 +124,53 @@ static void munlock_of_half_a_locked_thp_rescues_it(struct kunit *test)
 }
 
 /*
+ * mlock() of a THP mapped by PTEs, all of it in the range: the PMD of a
+ * fresh THP is split by an mprotect() of its first half and the VMA merged
+ * back by the mprotect() that undoes it, so the folio is whole but mapped
+ * by 512 PTEs.  mlock_pte_range() steps over its PTEs in one batch
+ * (folio_mlock_step()) and, the folio being fully in the locked range,
+ * mlocks it once: mlock_count 1, counted in pages; munlock() rescues it.
+ */
+static void mlock_of_a_pte_mapped_thp_locks_it_once(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct folio *folio;
+	unsigned long thp;
+	int maps;
+
+	thp = thp_map(test, &folio);
+	maps = lrutest_map_count();
+	KUNIT_ASSERT_EQ(test, lrutest_mprotect(thp, THP_SIZE / 2, PROT_READ), 0L);
+	KUNIT_ASSERT_EQ(test, lrutest_mprotect(thp, THP_SIZE / 2, PROT_READ | PROT_WRITE), 0L);
+	KUNIT_ASSERT_EQ_MSG(test, folio_entire_mapcount(folio), 0, "set up: PMD split");
+	KUNIT_ASSERT_EQ_MSG(test, folio_mapcount(folio), (int)THP_PAGES,
+			    "set up: every page mapped by a PTE");
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_map_count(), maps, "set up: the VMAs merged back");
+	lrutest_drain();
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE), 0L);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES);
+	lrutest_expect_mlocked(test, folio, 1, "after mlock of the PTE-mapped THP");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = THP_PAGES, .mlocked = THP_PAGES,
+					.culled = THP_PAGES },
+				  "mlock of a PTE-mapped THP");
+
+	KUNIT_ASSERT_EQ(test, lrutest_munlock(thp, THP_SIZE), 0L);
+	lrutest_drain();
+	lrutest_expect_evictable(test, folio, false, "after munlock of the PTE-mapped THP");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.mlocked = THP_PAGES, .culled = THP_PAGES,
+					.munlocked = THP_PAGES, .rescued = THP_PAGES },
+				  "mlock then munlock of a PTE-mapped THP");
+	lrutest_vm_end(test);
+}
+
+/*
  * munmap() of half a locked THP: the PMD is split at the new VMA border and
  * the rmap removals in the VM_LOCKED VMA munlock the folio; the half left
  * mapped by PTEs in the locked VMA does not mlock it again, so the folio is
@@ -172,6 +219,7 @@ static void thp_skip(struct kunit *test)
 #define mlock_of_half_a_thp_leaves_it_evictable		thp_skip
 #define munlock_of_half_a_locked_thp_rescues_it		thp_skip
 #define munmap_of_half_a_locked_thp_rescues_it		thp_skip
+#define mlock_of_a_pte_mapped_thp_locks_it_once		thp_skip
 
 #endif
 
@@ -180,6 +228,7 @@ static struct kunit_case mlock_thp_cases[] = {
 	KUNIT_CASE(mlock_of_half_a_thp_leaves_it_evictable),
 	KUNIT_CASE(munlock_of_half_a_locked_thp_rescues_it),
 	KUNIT_CASE(munmap_of_half_a_locked_thp_rescues_it),
+	KUNIT_CASE(mlock_of_a_pte_mapped_thp_locks_it_once),
 	{}
 };
 
