@@ -47,34 +47,47 @@ static unsigned long thp_map(struct kunit *test, struct folio **folio)
 	return thp;
 }
 
-/* mlock() of exactly a PMD-mapped THP: unevictable, counted in pages. */
-static void mlock_of_a_pmd_mapped_thp_counts_every_page(struct kunit *test)
+/*
+ * mlock() then munlock() of all of the THP at @thp, each checked as the
+ * system call returns (mlock_vma_pages_range() drains, and a large folio
+ * skips the mlock batch): mlocked once, counted in pages, then rescued.
+ * @entire_mapcount is what the mlock leaves: 1 PMD-mapped, 0 PTE-mapped.
+ */
+static void thp_mlock_then_munlock_all(struct kunit *test, unsigned long thp,
+				       struct folio *folio, int entire_mapcount,
+				       const char *how)
 {
 	struct lrutest_stat before;
-	struct folio *folio;
-	unsigned long thp;
 
-	thp = thp_map(test, &folio);
 	lrutest_stat(&before);
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE), 0L);
-	lrutest_drain();
-	KUNIT_EXPECT_EQ(test, folio_entire_mapcount(folio), 1);
+	KUNIT_EXPECT_EQ_MSG(test, folio_entire_mapcount(folio), entire_mapcount,
+			    "%s: entire mapcount after mlock", how);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES);
 	lrutest_expect_mlocked(test, folio, 1, "after mlock of the THP");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = THP_PAGES, .mlocked = THP_PAGES,
 					.culled = THP_PAGES },
-				  "mlock of a PMD-mapped THP");
+				  "mlock of all of the THP");
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(thp, THP_SIZE), 0L);
-	lrutest_drain();
 	lrutest_expect_evictable(test, folio, false, "after munlock of the THP");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = THP_PAGES, .culled = THP_PAGES,
 					.munlocked = THP_PAGES, .rescued = THP_PAGES },
-				  "mlock then munlock of a PMD-mapped THP");
+				  "mlock then munlock of all of the THP");
+}
+
+/* mlock() of exactly a PMD-mapped THP: unevictable, counted in pages. */
+static void mlock_of_a_pmd_mapped_thp_counts_every_page(struct kunit *test)
+{
+	struct folio *folio;
+	unsigned long thp;
+
+	thp = thp_map(test, &folio);
+	thp_mlock_then_munlock_all(test, thp, folio, 1, "PMD-mapped THP");
 	lrutest_vm_end(test);
 }
 
@@ -133,7 +146,6 @@ static void munlock_of_half_a_locked_thp_rescues_it(struct kunit *test)
  */
 static void mlock_of_a_pte_mapped_thp_locks_it_once(struct kunit *test)
 {
-	struct lrutest_stat before;
 	struct folio *folio;
 	unsigned long thp;
 	int maps;
@@ -147,26 +159,7 @@ static void mlock_of_a_pte_mapped_thp_locks_it_once(struct kunit *test)
 			    "set up: every page mapped by a PTE");
 	KUNIT_ASSERT_EQ_MSG(test, lrutest_map_count(), maps, "set up: the VMAs merged back");
 	lrutest_drain();
-	lrutest_stat(&before);
-
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE), 0L);
-	lrutest_drain();
-	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES);
-	lrutest_expect_mlocked(test, folio, 1, "after mlock of the PTE-mapped THP");
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.nr_mlock = THP_PAGES, .mlocked = THP_PAGES,
-					.culled = THP_PAGES },
-				  "mlock of a PTE-mapped THP");
-
-	KUNIT_ASSERT_EQ(test, lrutest_munlock(thp, THP_SIZE), 0L);
-	lrutest_drain();
-	lrutest_expect_evictable(test, folio, false, "after munlock of the PTE-mapped THP");
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.mlocked = THP_PAGES, .culled = THP_PAGES,
-					.munlocked = THP_PAGES, .rescued = THP_PAGES },
-				  "mlock then munlock of a PTE-mapped THP");
+	thp_mlock_then_munlock_all(test, thp, folio, 0, "PTE-mapped THP");
 	lrutest_vm_end(test);
 }
 
