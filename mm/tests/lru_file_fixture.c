@@ -76,14 +76,15 @@ struct vfsmount *lrutest_mount_opts(struct kunit *test, const char *fstype,
 /*
  * A kernel thread's last fput() is deferred to a work item, and a file's
  * release may fput() another file (an shm attach holds the shmem file):
- * run the deferred ones until the chain is done.
+ * run the deferred ones, and wait for those another CPU's work item took,
+ * until the chain is done.
  */
 void lrutest_flush_fput(void)
 {
 	int i;
 
 	for (i = 0; i < 4; i++)
-		flush_delayed_fput();
+		lrutest_wait_delayed_fput();
 	lru_add_drain();
 }
 

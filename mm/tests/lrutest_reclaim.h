@@ -16,6 +16,9 @@
 
 struct shmid_ds;
 
+/* hooks/file_table.c: the deferred fputs, those another CPU runs included. */
+void lrutest_wait_delayed_fput(void);
+
 /* hooks/shm.c: ksys_shmctl(), which is static. */
 long lrutest_shmctl(int shmid, int cmd, struct shmid_ds __user *buf);
 
