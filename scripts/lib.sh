@@ -54,9 +54,7 @@ check_tree() {
 # or has changed (in the order the build would meet them), as a phrase.
 tree_difference() {
 	local t=$1
-	if [ -d "$t/mm/tests" ] && [ ! -L "$t/mm/tests" ]; then
-		echo "mm/tests/ already exists in the tree"
-	elif [ ! -f "$t/include/linux/pagevec.h" ]; then
+	if [ ! -f "$t/include/linux/pagevec.h" ]; then
 		echo "no include/linux/pagevec.h"
 	elif ! grep -q 'unlock_page_lruvec_irq(' "$t/include/linux/memcontrol.h" 2>/dev/null; then
 		echo "no unlock_page_lruvec_irq() in include/linux/memcontrol.h"
