@@ -5,7 +5,8 @@
  * mlock_fixup() -> mlock_vma_pages_range(), the populate that follows, and
  * the fault path of a VM_LOCKED VMA (folio_add_lru_vma() ->
  * mlock_new_folio()).  Checked on the test's own folios: PG_mlocked,
- * PG_unevictable, mlock_count, their list (walked), the VMA's VM_LOCKED and
+ * PG_unevictable, mlock_count, their list (walked), their references (no
+ * batch or step keeps one: lrutest_expect_refs()), the VMA's VM_LOCKED and
  * VM_LOCKONFAULT, mm->locked_vm, NR_MLOCK and the unevictable_pgs_* events.
  */
 #include <kunit/test.h>
@@ -34,8 +35,10 @@ static void expect_all_mlocked(struct kunit *test, struct folio **folios,
 {
 	int i;
 
-	for (i = 0; i < pages; i++)
+	for (i = 0; i < pages; i++) {
 		lrutest_expect_mlocked(test, folios[i], count, what);
+		lrutest_expect_refs(test, folios[i], 1, what);
+	}
 }
 
 static void expect_all_evictable(struct kunit *test, struct folio **folios,
@@ -43,8 +46,10 @@ static void expect_all_evictable(struct kunit *test, struct folio **folios,
 {
 	int i;
 
-	for (i = 0; i < pages; i++)
+	for (i = 0; i < pages; i++) {
 		lrutest_expect_evictable(test, folios[i], file, what);
+		lrutest_expect_refs(test, folios[i], 1, what);
+	}
 }
 
 /* mlock() of populated anon memory culls every folio; munlock() rescues. */
@@ -271,6 +276,7 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 		other = lrutest_folio_at(test, b + LEN(i));
 		KUNIT_ASSERT_PTR_EQ_MSG(test, other, folios[i],
 					"page %d: the two mappings differ", i);
+		kunit_release_action(test, lrutest_folio_put_action, other);
 	}
 	lrutest_expect_evictable(test, folios[0], false, "shmem before mlock");
 	lrutest_stat(&before);

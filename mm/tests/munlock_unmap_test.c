@@ -11,7 +11,6 @@
 #include <linux/mm.h>
 #include <linux/mman.h>
 
-#include "internal.h"	/* mlock_drain_local(), mm/ by -I in the Makefile */
 #include "lrutest.h"
 #include "lrutest_mlock.h"
 
@@ -39,35 +38,45 @@ static void lock_populated(struct kunit *test, unsigned long *addr,
 	lrutest_expect_mlocked(test, folios[0], 1, "locked before unmap");
 }
 
+/*
+ * As an unmap returns, with no drain by the test: every munlock done.  The
+ * zap queues each munlock in this CPU's mlock batch ("munlock_folio() uses
+ * the mlock pagevec", unevictable-lru.rst), and the TLB flush that ends the
+ * unmap frees the gathered pages through free_pages_and_swap_cache(), whose
+ * lru_add_drain() drains it (the case's thread stays on its CPU): each
+ * folio is back on its list with the test's reference only, so a folio
+ * nobody else held would be free by now.  Without CONFIG_SWAP that free is
+ * release_pages(), which drains nothing: the munlocks then wait for the
+ * next drain, taken here.
+ */
+static void expect_all_munlocked_by_unmap(struct kunit *test, struct folio **folios,
+					  const char *what)
+{
+	int i;
+
+	if (!IS_ENABLED(CONFIG_SWAP))
+		lrutest_drain();
+	for (i = 0; i < NPAGES; i++) {
+		KUNIT_EXPECT_FALSE_MSG(test, folio_mapped(folios[i]),
+				       "%s: folio %d still mapped", what, i);
+		lrutest_expect_evictable(test, folios[i], false, what);
+		lrutest_expect_refs(test, folios[i], 1, what);
+	}
+}
+
 /* munmap() of a whole locked VMA munlocks every folio. */
 static void munmap_of_locked_vma_munlocks_every_folio(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
 	struct lrutest_stat before;
 	unsigned long addr;
-	int i;
 
 	lrutest_stat(&before);
 	lock_populated(test, &addr, folios);
 
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr, LEN(NPAGES)), 0);
-	/* As munmap() returns: the locked_vm charge and every mapping gone. */
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
-	for (i = 0; i < NPAGES; i++)
-		KUNIT_EXPECT_FALSE_MSG(test, folio_mapped(folios[i]),
-				       "folio %d mapped after munmap", i);
-	/*
-	 * The munlocks wait in the mlock batch ("munlock_folio() uses the
-	 * mlock pagevec", unevictable-lru.rst): its drain alone completes
-	 * them, and leaves each folio with the test's reference only.
-	 */
-	lrutest_step();
-	mlock_drain_local();
-	for (i = 0; i < NPAGES; i++) {
-		lrutest_expect_evictable(test, folios[i], false, "unmapped");
-		KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folios[i]), 1,
-				    "folio %d: references after the mlock batch drained", i);
-	}
+	expect_all_munlocked_by_unmap(test, folios, "as munmap() returns");
 	lrutest_expect_stat_delta(test, &before, &locked_then_unlocked,
 				  "mlock then munmap");
 	lrutest_vm_end(test);
@@ -85,13 +94,16 @@ static void munmap_of_locked_middle_munlocks_only_it(struct kunit *test)
 	lock_populated(test, &addr, folios);
 
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr + LEN(3), LEN(2)), 0);
-	lrutest_drain();
+	/* As munmap() returns (expect_all_munlocked_by_unmap()). */
+	if (!IS_ENABLED(CONFIG_SWAP))
+		lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES - 2);
 	for (i = 0; i < NPAGES; i++) {
 		if (i == 3 || i == 4)
 			lrutest_expect_evictable(test, folios[i], false, "unmapped");
 		else
 			lrutest_expect_mlocked(test, folios[i], 1, "still mapped");
+		lrutest_expect_refs(test, folios[i], 1, "munmap of the middle");
 	}
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
@@ -113,15 +125,17 @@ static void mm_exit_munlocks_every_folio(struct kunit *test)
 	struct folio *folios[NPAGES];
 	struct lrutest_stat before;
 	unsigned long addr;
-	int i;
 
 	lrutest_stat(&before);
 	lock_populated(test, &addr, folios);
 
+	/*
+	 * exit_mmap() unmaps through the same batch, flush and free; the
+	 * fixture's release of the mm then runs the deferred fputs, which
+	 * drains: this is checked after that drain, not as mmput() returns.
+	 */
 	lrutest_mm_exit(test);
-	lrutest_drain();
-	for (i = 0; i < NPAGES; i++)
-		lrutest_expect_evictable(test, folios[i], false, "after exit_mmap");
+	expect_all_munlocked_by_unmap(test, folios, "after the mm's exit");
 	lrutest_expect_stat_delta(test, &before, &locked_then_unlocked,
 				  "mlock then mm exit");
 }

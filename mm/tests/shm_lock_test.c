@@ -73,6 +73,7 @@ static void expect_all_anon(struct kunit *test, struct lrutest_shm *seg, const c
 		else
 			KUNIT_EXPECT_EQ_MSG(test, lru, (int)LRU_INACTIVE_ANON,
 					    "%s: folio %lu", step, i);
+		lrutest_expect_refs(test, folio, 0, step);
 	}
 }
 
@@ -87,6 +88,7 @@ static void expect_all_unevictable(struct kunit *test, struct lrutest_shm *seg,
 		lrutest_expect_unevictable(test, lrutest_real_lru(folio), folio, step, i);
 		KUNIT_EXPECT_EQ_MSG(test, folio_test_mlocked(folio), mlocked,
 				    "%s: folio %lu: PG_mlocked", step, i);
+		lrutest_expect_refs(test, folio, 0, step);
 	}
 }
 
