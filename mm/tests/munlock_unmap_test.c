@@ -47,15 +47,20 @@ static void lock_populated(struct kunit *test, unsigned long *addr,
  * folio is back on its list with the test's reference only, so a folio
  * nobody else held would be free by now.  Without CONFIG_SWAP that free is
  * release_pages(), which drains nothing: the munlocks then wait for the
- * next drain, taken here.
+ * next drain, taken here (drain_unless_the_unmap_did()).
  */
+static void drain_unless_the_unmap_did(void)
+{
+	if (!IS_ENABLED(CONFIG_SWAP))
+		lrutest_drain();
+}
+
 static void expect_all_munlocked_by_unmap(struct kunit *test, struct folio **folios,
 					  const char *what)
 {
 	int i;
 
-	if (!IS_ENABLED(CONFIG_SWAP))
-		lrutest_drain();
+	drain_unless_the_unmap_did();
 	for (i = 0; i < NPAGES; i++) {
 		KUNIT_EXPECT_FALSE_MSG(test, folio_mapped(folios[i]),
 				       "%s: folio %d still mapped", what, i);
@@ -95,8 +100,7 @@ static void munmap_of_locked_middle_munlocks_only_it(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr + LEN(3), LEN(2)), 0);
 	/* As munmap() returns (expect_all_munlocked_by_unmap()). */
-	if (!IS_ENABLED(CONFIG_SWAP))
-		lrutest_drain();
+	drain_unless_the_unmap_did();
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES - 2);
 	for (i = 0; i < NPAGES; i++) {
 		if (i == 3 || i == 4)
