@@ -4,6 +4,8 @@
 
 LRUTEST_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LRUTEST_CACHE=${LRUTEST_CACHE:-$LRUTEST_ROOT/.cache}
+# The config whose kernel is gcov-instrumented: scripts/coverage runs it.
+COVERAGE_CONFIG=debug
 LRUTEST_DEB_PKG=linux-source-6.12
 LRUTEST_DEB_TARBALL=/usr/src/linux-source-6.12.tar.xz
 # Kernel versions the hook patches are known to apply to.
