@@ -40,39 +40,51 @@ static bool listed_on(struct lruvec *lruvec, struct folio *folio)
 }
 
 /*
- * An anon folio from the other node's memory, added from this CPU (whose
- * node is the local one): listed on the other node's lruvec and not on
- * the local one; the other node's NR_LRU count grows by one, the local
- * node's not at all.  A new anon folio is inactive on the classic LRU, and
- * in an active generation on the multi-gen LRU (see mm_lru_batch).
+ * An anon folio from node @nid's memory, added from this CPU: listed on
+ * @nid's lruvec and not on @other's; @nid's NR_LRU count grows by one,
+ * @other's not at all.  A new anon folio is inactive on the classic LRU,
+ * and in an active generation on the multi-gen LRU (see mm_lru_batch).
+ */
+static void expect_listed_and_counted_on(struct kunit *test, int nid, int other)
+{
+	int lru = lru_gen_enabled() ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON;
+	long nid_before, other_before;
+	struct lruvec *lv_nid, *lv_other;
+	struct folio *folio;
+
+	lru_add_drain();
+	nid_before = lrutest_pgdat_state(nid, NR_LRU_BASE + lru);
+	other_before = lrutest_pgdat_state(other, NR_LRU_BASE + lru);
+
+	folio = lrutest_real_folio_on(test, 0, LRUTEST_ANON, true, nid);
+	KUNIT_ASSERT_EQ_MSG(test, folio_nid(folio), nid, "the folio's memory");
+	lv_nid = mem_cgroup_lruvec(folio_memcg(folio), NODE_DATA(nid));
+	lv_other = mem_cgroup_lruvec(folio_memcg(folio), NODE_DATA(other));
+
+	KUNIT_EXPECT_TRUE_MSG(test, listed_on(lv_nid, folio),
+			      "node %d's folio listed on node %d's lruvec", nid, nid);
+	KUNIT_EXPECT_FALSE_MSG(test, listed_on(lv_other, folio),
+			       "node %d's folio listed on node %d's lruvec", nid, other);
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_pgdat_state(nid, NR_LRU_BASE + lru) - nid_before,
+			    1L, "node %d's folio: node %d: %s", nid, nid, lrutest_lru_names[lru]);
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_pgdat_state(other, NR_LRU_BASE + lru) - other_before,
+			    0L, "node %d's folio: node %d: %s", nid, other, lrutest_lru_names[lru]);
+}
+
+/*
+ * A folio from the other node's memory is listed and counted there and
+ * nowhere else.  So is one from this node's memory: whichever node the
+ * case runs on, a count charged to one fixed node (the first, say) misses
+ * one of the two.
  */
 static void folio_from_another_node_is_listed_and_counted_there(struct kunit *test)
 {
 	int here = numa_node_id(), there = lrutest_other_node(here);
-	int lru = lru_gen_enabled() ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON;
-	long here_before, there_before;
-	struct lruvec *lv_here, *lv_there;
-	struct folio *folio;
 
 	if (there == NUMA_NO_NODE)
 		kunit_skip(test, "one node with memory: no other node's lruvec");
-	lru_add_drain();
-	here_before = lrutest_pgdat_state(here, NR_LRU_BASE + lru);
-	there_before = lrutest_pgdat_state(there, NR_LRU_BASE + lru);
-
-	folio = lrutest_real_folio_on(test, 0, LRUTEST_ANON, true, there);
-	KUNIT_ASSERT_EQ_MSG(test, folio_nid(folio), there, "the folio's memory");
-	lv_there = mem_cgroup_lruvec(folio_memcg(folio), NODE_DATA(there));
-	lv_here = mem_cgroup_lruvec(folio_memcg(folio), NODE_DATA(here));
-
-	KUNIT_EXPECT_TRUE_MSG(test, listed_on(lv_there, folio),
-			      "listed on node %d's lruvec", there);
-	KUNIT_EXPECT_FALSE_MSG(test, listed_on(lv_here, folio),
-			       "listed on node %d's lruvec", here);
-	KUNIT_EXPECT_EQ_MSG(test, lrutest_pgdat_state(there, NR_LRU_BASE + lru) - there_before,
-			    1L, "node %d: %s", there, lrutest_lru_names[lru]);
-	KUNIT_EXPECT_EQ_MSG(test, lrutest_pgdat_state(here, NR_LRU_BASE + lru) - here_before,
-			    0L, "node %d: %s", here, lrutest_lru_names[lru]);
+	expect_listed_and_counted_on(test, there, here);
+	expect_listed_and_counted_on(test, here, there);
 }
 
 static struct kunit_case lru_numa_cases[] = {

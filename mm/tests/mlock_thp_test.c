@@ -48,6 +48,28 @@ static unsigned long thp_map(struct kunit *test, struct folio **folio)
 }
 
 /*
+ * A THP mapped by PTEs in one VMA: the PMD of a fresh THP is split by an
+ * mprotect() of its first half and the VMA merged back by the mprotect()
+ * that undoes it, so the folio is whole but mapped by 512 PTEs.
+ */
+static unsigned long thp_map_by_ptes(struct kunit *test, struct folio **folio)
+{
+	unsigned long thp;
+	int maps;
+
+	thp = thp_map(test, folio);
+	maps = lrutest_map_count();
+	KUNIT_ASSERT_EQ(test, lrutest_mprotect(thp, THP_SIZE / 2, PROT_READ), 0L);
+	KUNIT_ASSERT_EQ(test, lrutest_mprotect(thp, THP_SIZE / 2, PROT_READ | PROT_WRITE), 0L);
+	KUNIT_ASSERT_EQ_MSG(test, folio_entire_mapcount(*folio), 0, "set up: PMD split");
+	KUNIT_ASSERT_EQ_MSG(test, folio_mapcount(*folio), (int)THP_PAGES,
+			    "set up: every page mapped by a PTE");
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_map_count(), maps, "set up: the VMAs merged back");
+	lrutest_drain();
+	return thp;
+}
+
+/*
  * mlock() then munlock() of all of the THP at @thp, each checked as the
  * system call returns (mlock_vma_pages_range() drains, and a large folio
  * skips the mlock batch): mlocked once, counted in pages, then rescued.
@@ -137,10 +159,40 @@ static void munlock_of_half_a_locked_thp_rescues_it(struct kunit *test)
 }
 
 /*
- * mlock() of a THP mapped by PTEs, all of it in the range: the PMD of a
- * fresh THP is split by an mprotect() of its first half and the VMA merged
- * back by the mprotect() that undoes it, so the folio is whole but mapped
- * by 512 PTEs.  mlock_pte_range() steps over its PTEs in one batch
+ * munlock() of half a locked THP mapped by PTEs: no PMD is left to split,
+ * so no rmap removal munlocks it on the way (as it does for a PMD-mapped
+ * one, above); mlock_pte_range() meets the folio only partly in the
+ * munlocked range and must still munlock it (allow_mlock_munlock(): "allow
+ * munlock large folio which is partially mapped to VMA"), which rescues
+ * it.  Checked as the system call returns (a large folio skips the mlock
+ * batch, and mlock_vma_pages_range() drains).
+ */
+static void munlock_of_half_a_pte_mapped_locked_thp_rescues_it(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct folio *folio;
+	unsigned long thp;
+
+	thp = thp_map_by_ptes(test, &folio);
+	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE), 0L);
+	lrutest_expect_mlocked(test, folio, 1, "after mlock of the PTE-mapped THP");
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, lrutest_munlock(thp, THP_SIZE / 2), 0L);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES / 2);
+	lrutest_expect_evictable(test, folio, false,
+				 "after munlock of half the PTE-mapped THP");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = -THP_PAGES, .munlocked = THP_PAGES,
+					.rescued = THP_PAGES },
+				  "munlock of half a locked PTE-mapped THP");
+	lrutest_vm_end(test);
+}
+
+/*
+ * mlock() of a THP mapped by PTEs (thp_map_by_ptes()), all of it in the
+ * range: mlock_pte_range() steps over its PTEs in one batch
  * (folio_mlock_step()) and, the folio being fully in the locked range,
  * mlocks it once: mlock_count 1, counted in pages; munlock() rescues it.
  */
@@ -148,17 +200,8 @@ static void mlock_of_a_pte_mapped_thp_locks_it_once(struct kunit *test)
 {
 	struct folio *folio;
 	unsigned long thp;
-	int maps;
 
-	thp = thp_map(test, &folio);
-	maps = lrutest_map_count();
-	KUNIT_ASSERT_EQ(test, lrutest_mprotect(thp, THP_SIZE / 2, PROT_READ), 0L);
-	KUNIT_ASSERT_EQ(test, lrutest_mprotect(thp, THP_SIZE / 2, PROT_READ | PROT_WRITE), 0L);
-	KUNIT_ASSERT_EQ_MSG(test, folio_entire_mapcount(folio), 0, "set up: PMD split");
-	KUNIT_ASSERT_EQ_MSG(test, folio_mapcount(folio), (int)THP_PAGES,
-			    "set up: every page mapped by a PTE");
-	KUNIT_ASSERT_EQ_MSG(test, lrutest_map_count(), maps, "set up: the VMAs merged back");
-	lrutest_drain();
+	thp = thp_map_by_ptes(test, &folio);
 	thp_mlock_then_munlock_all(test, thp, folio, 0, "PTE-mapped THP");
 	lrutest_vm_end(test);
 }
@@ -213,6 +256,7 @@ static void thp_skip(struct kunit *test)
 #define munlock_of_half_a_locked_thp_rescues_it		thp_skip
 #define munmap_of_half_a_locked_thp_rescues_it		thp_skip
 #define mlock_of_a_pte_mapped_thp_locks_it_once		thp_skip
+#define munlock_of_half_a_pte_mapped_locked_thp_rescues_it	thp_skip
 
 #endif
 
@@ -222,6 +266,7 @@ static struct kunit_case mlock_thp_cases[] = {
 	KUNIT_CASE(munlock_of_half_a_locked_thp_rescues_it),
 	KUNIT_CASE(munmap_of_half_a_locked_thp_rescues_it),
 	KUNIT_CASE(mlock_of_a_pte_mapped_thp_locks_it_once),
+	KUNIT_CASE(munlock_of_half_a_pte_mapped_locked_thp_rescues_it),
 	{}
 };
 
