@@ -133,28 +133,42 @@ static void mlock_of_half_a_thp_leaves_it_evictable(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
-/* munlock() of half a locked THP: nobody mlocks all of it, so it is rescued. */
-static void munlock_of_half_a_locked_thp_rescues_it(struct kunit *test)
+/*
+ * mlock() of all of the THP at @thp, then munlock() of its first half, each
+ * checked as the system call returns (a large folio skips the mlock batch,
+ * and mlock_vma_pages_range() drains): nobody mlocks all of it any more,
+ * so it is rescued.
+ */
+static void thp_mlock_then_munlock_half(struct kunit *test, unsigned long thp,
+					struct folio *folio, const char *how)
 {
 	struct lrutest_stat before;
-	struct folio *folio;
-	unsigned long thp;
 
-	thp = thp_map(test, &folio);
 	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE), 0L);
-	lrutest_drain();
 	lrutest_expect_mlocked(test, folio, 1, "after mlock of the THP");
 	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, lrutest_munlock(thp, THP_SIZE / 2), 0L);
-	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES / 2);
 	lrutest_expect_evictable(test, folio, false, "after munlock of half the THP");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = -THP_PAGES, .munlocked = THP_PAGES,
 					.rescued = THP_PAGES },
-				  "munlock of half a locked THP");
+				  how);
+}
+
+/*
+ * munlock() of half a locked PMD-mapped THP: the PMD is split at the new
+ * VMA border, and that rmap removal in the still VM_LOCKED VMA munlocks it.
+ */
+static void munlock_of_half_a_locked_thp_rescues_it(struct kunit *test)
+{
+	struct folio *folio;
+	unsigned long thp;
+
+	thp = thp_map(test, &folio);
+	thp_mlock_then_munlock_half(test, thp, folio, "munlock of half a locked THP");
 	lrutest_vm_end(test);
 }
 
@@ -164,29 +178,16 @@ static void munlock_of_half_a_locked_thp_rescues_it(struct kunit *test)
  * one, above); mlock_pte_range() meets the folio only partly in the
  * munlocked range and must still munlock it (allow_mlock_munlock(): "allow
  * munlock large folio which is partially mapped to VMA"), which rescues
- * it.  Checked as the system call returns (a large folio skips the mlock
- * batch, and mlock_vma_pages_range() drains).
+ * it.
  */
 static void munlock_of_half_a_pte_mapped_locked_thp_rescues_it(struct kunit *test)
 {
-	struct lrutest_stat before;
 	struct folio *folio;
 	unsigned long thp;
 
 	thp = thp_map_by_ptes(test, &folio);
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE), 0L);
-	lrutest_expect_mlocked(test, folio, 1, "after mlock of the PTE-mapped THP");
-	lrutest_stat(&before);
-
-	KUNIT_ASSERT_EQ(test, lrutest_munlock(thp, THP_SIZE / 2), 0L);
-	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES / 2);
-	lrutest_expect_evictable(test, folio, false,
-				 "after munlock of half the PTE-mapped THP");
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.nr_mlock = -THP_PAGES, .munlocked = THP_PAGES,
-					.rescued = THP_PAGES },
-				  "munlock of half a locked PTE-mapped THP");
+	thp_mlock_then_munlock_half(test, thp, folio,
+				    "munlock of half a locked PTE-mapped THP");
 	lrutest_vm_end(test);
 }
 
