@@ -4,12 +4,15 @@
 
 LRUTEST_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LRUTEST_CACHE=${LRUTEST_CACHE:-$LRUTEST_ROOT/.cache}
-# The config whose kernel is gcov-instrumented: scripts/coverage runs it.
+# The config and kernel whose build is gcov-instrumented: scripts/coverage
+# runs it, the gate's coverage floors are taken from it.
 COVERAGE_CONFIG=debug
-LRUTEST_DEB_PKG=linux-source-6.12
-LRUTEST_DEB_TARBALL=/usr/src/linux-source-6.12.tar.xz
-# Kernel versions the hook patches are known to apply to.
-# The one version the suite is built and run on (6.12.118, Debian's 6.12 LTS).
+COVERAGE_KERNEL=6.12
+# The kernels the scripts know, oldest first: each is Debian's
+# linux-source-KERNEL package (kernel_debian_suite: where it comes from).
+LRUTEST_KERNELS=(6.12 7.3)
+LRUTEST_KERNEL=${LRUTEST_KERNEL:-6.12}
+# Kernel versions the suite is built and run on (the gate's).
 LRUTEST_SUPPORTED_RE='^6\.12(\.[0-9]+)?$'
 
 die() {
@@ -32,21 +35,28 @@ need_tool() {
 # kernel_version TREE: print VERSION.PATCHLEVEL.SUBLEVEL of a kernel tree.
 kernel_version() {
 	local mk=$1/Makefile v p s
-	v=$(sed -n 's/^VERSION = //p' "$mk" | head -n1)
-	p=$(sed -n 's/^PATCHLEVEL = //p' "$mk" | head -n1)
-	s=$(sed -n 's/^SUBLEVEL = //p' "$mk" | head -n1)
+	v=$(sed -n '/^VERSION = /{s///p;q}' "$mk")
+	p=$(sed -n '/^PATCHLEVEL = /{s///p;q}' "$mk")
+	s=$(sed -n '/^SUBLEVEL = /{s///p;q}' "$mk")
 	echo "$v.$p.$s"
 }
 
-# check_tree TREE: die unless TREE looks like a supported kernel source tree.
-check_tree() {
-	local t=$1 ver
+# check_kernel_tree TREE: die unless TREE looks like a kernel source tree.
+check_kernel_tree() {
+	local t=$1
 	[ -n "$t" ] || die "no kernel tree given"
 	[ -d "$t" ] || die "kernel tree '$t' does not exist or is not a directory"
 	if [ ! -f "$t/Makefile" ] || [ ! -f "$t/mm/vmscan.c" ] ||
 		[ ! -f "$t/tools/testing/kunit/kunit.py" ] || [ ! -f "$t/Kconfig" ]; then
 		die "'$t' is not a Linux kernel source tree (no Makefile, mm/vmscan.c or tools/testing/kunit/kunit.py)"
 	fi
+}
+
+# check_tree TREE: die unless TREE is a kernel source tree the suite is
+# built and run on.
+check_tree() {
+	local t=$1 ver
+	check_kernel_tree "$t"
 	ver=$(kernel_version "$t")
 	[[ $ver =~ $LRUTEST_SUPPORTED_RE ]] ||
 		die "kernel $ver at '$t' is not supported (lrutest is built and run on 6.12 only; first difference found: $(tree_difference "$t"))"
@@ -69,14 +79,40 @@ tree_difference() {
 	fi
 }
 
-# default_tree: the kernel tree the scripts work on.
+# check_kernel_name KERNEL: die unless KERNEL is one of LRUTEST_KERNELS.
+check_kernel_name() {
+	local k
+	for k in "${LRUTEST_KERNELS[@]}"; do
+		[ "$k" != "$1" ] || return 0
+	done
+	die "unknown kernel '$1' (known: ${LRUTEST_KERNELS[*]})"
+}
+
+# kernel_debian_suite KERNEL: the Debian suite linux-source-KERNEL is taken
+# from, empty for Debian 12's own (installed with the machine's sources).
+kernel_debian_suite() {
+	case $1 in
+	6.12) echo "" ;;
+	7.3) echo trixie-backports ;;
+	*) die "unknown kernel '$1' (known: ${LRUTEST_KERNELS[*]})" ;;
+	esac
+}
+
+# default_tree: the kernel tree the scripts work on: $KERNEL_SRC, else the
+# unpacked linux-source-$LRUTEST_KERNEL.
 default_tree() {
 	if [ -n "${KERNEL_SRC:-}" ]; then
 		(cd "$KERNEL_SRC" 2>/dev/null && pwd) ||
 			die "KERNEL_SRC='$KERNEL_SRC' does not exist"
 	else
-		echo "$LRUTEST_CACHE/linux"
+		check_kernel_name "$LRUTEST_KERNEL"
+		echo "$LRUTEST_CACHE/linux-$LRUTEST_KERNEL"
 	fi
+}
+
+# build_dir CONFIG: the build folder of CONFIG's kernel for $LRUTEST_KERNEL.
+build_dir() {
+	echo "$LRUTEST_CACHE/build/$LRUTEST_KERNEL/$1"
 }
 
 # config_boots CONFIG: the NAME of each "# boot: NAME ARG..." line of a

@@ -13,7 +13,6 @@
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
 #include <linux/pagemap.h>
-#include <linux/pagevec.h>
 #include <linux/swap.h>
 #include <linux/vmstat.h>
 

@@ -22,6 +22,9 @@
 #include <linux/swap.h>
 
 #include "internal.h"	/* mlock_folio(), check_pages_enabled: mm/ by -I */
+#if __has_include("mm_init.h")
+#include "mm_init.h"	/* check_pages_enabled, since 6.16 */
+#endif
 #include "lrutest.h"
 #include "lrutest_mlock.h"
 #include "lrutest_reclaim.h"

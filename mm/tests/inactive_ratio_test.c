@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of inactive_is_low() (mm/vmscan.c, reached through
- * hooks/vmscan.c) against the ratio table in the comment above it:
+ * KUnit tests of inactive_is_low() (mm/vmscan.c, visible to KUnit)
+ * against the ratio table in the comment above it:
  *
  * total     target    max
  * memory    ratio     inactive
@@ -60,13 +60,13 @@ struct ratio_lists {
 	long delta[NR_LRU_LISTS];
 };
 
-/* Move @lru by @d pages: __mod_lruvec_state() takes an int. */
+/* Move @lru by @d pages: mod_lruvec_state() takes an int. */
 static void ratio_mod(struct lrutest_node *node, enum lru_list lru, long d)
 {
 	while (d) {
 		int step = clamp_t(long, d, INT_MIN, INT_MAX);
 
-		__mod_lruvec_state(node->lruvec, NR_LRU_BASE + lru, step);
+		mod_lruvec_state(node->lruvec, NR_LRU_BASE + lru, step);
 		d -= step;
 	}
 	lrutest_node_flush(node);
@@ -128,10 +128,10 @@ static void inactive_is_low_follows_ratio_table(struct kunit *test)
 		ratio_set(node, &rl, LRU_UNEVICTABLE, total);
 		ratio_set(node, &rl, inactive, edge);
 		ratio_set(node, &rl, inactive + LRU_ACTIVE, total - edge);
-		low[t] = lrutest_inactive_is_low(node->lruvec, inactive);
+		low[t] = inactive_is_low(node->lruvec, inactive);
 		ratio_set(node, &rl, inactive, edge + 1);
 		ratio_set(node, &rl, inactive + LRU_ACTIVE, total - edge - 1);
-		high[t] = lrutest_inactive_is_low(node->lruvec, inactive);
+		high[t] = inactive_is_low(node->lruvec, inactive);
 		ratio_restore(node, &rl);
 		local_irq_restore(flags);
 
@@ -163,13 +163,13 @@ static void inactive_is_low_small_lists(struct kunit *test)
 	local_irq_save(flags);
 	for_each_lru(lru)
 		ratio_set(node, &rl, lru, 0);
-	r[0] = lrutest_inactive_is_low(node->lruvec, LRU_INACTIVE_ANON);
+	r[0] = inactive_is_low(node->lruvec, LRU_INACTIVE_ANON);
 	ratio_set(node, &rl, LRU_ACTIVE_ANON, 1);
-	r[1] = lrutest_inactive_is_low(node->lruvec, LRU_INACTIVE_ANON);
+	r[1] = inactive_is_low(node->lruvec, LRU_INACTIVE_ANON);
 	ratio_set(node, &rl, LRU_INACTIVE_ANON, 1);
-	r[2] = lrutest_inactive_is_low(node->lruvec, LRU_INACTIVE_ANON);
+	r[2] = inactive_is_low(node->lruvec, LRU_INACTIVE_ANON);
 	ratio_set(node, &rl, LRU_INACTIVE_ANON, 0);
-	r[3] = lrutest_inactive_is_low(node->lruvec, LRU_INACTIVE_FILE);
+	r[3] = inactive_is_low(node->lruvec, LRU_INACTIVE_FILE);
 	ratio_restore(node, &rl);
 	local_irq_restore(flags);
 

@@ -64,15 +64,7 @@ static void expect_listed_on(struct kunit *test, struct lrutest_node *node,
 struct lru_add_case {
 	unsigned long flags;
 	unsigned int order;
-	char desc[40];
-};
-
-static const unsigned long lru_add_flags[NR_LRU_LISTS] = {
-	[LRU_INACTIVE_ANON]	= LRUTEST_ANON,
-	[LRU_ACTIVE_ANON]	= LRUTEST_ANON | LRUTEST_ACTIVE,
-	[LRU_INACTIVE_FILE]	= 0,
-	[LRU_ACTIVE_FILE]	= LRUTEST_ACTIVE,
-	[LRU_UNEVICTABLE]	= LRUTEST_ANON | LRUTEST_UNEVICTABLE,
+	const char *desc;
 };
 
 /*
@@ -112,36 +104,56 @@ static void expect_gen(struct kunit *test, struct lrutest_node *node,
 		return;
 	KUNIT_ASSERT_EQ_MSG(test, node->lruvec->lrugen.max_seq, max_seq,
 			    "a new lruvec's max_seq");
+#ifdef LRUTEST_HAS_LRU_GEN_FOLIO_SEQ
+	/*
+	 * lru_gen_folio_seq(): max_seq - gen + 1, no older than min_seq, where
+	 * gen is MIN_NR_GENS for an active folio (not in the workingset) and
+	 * for anon outside the swap cache, and MAX_NR_GENS for page cache not
+	 * referenced.
+	 */
+	if (flags & (LRUTEST_ACTIVE | LRUTEST_ANON))
+		seq = max_seq + 1 - MIN_NR_GENS;
+	else
+		seq = max(max_seq + 1 - MAX_NR_GENS, min_seq);
+#else
+	/*
+	 * lru_gen_add_folio(): an active folio in the youngest generation,
+	 * anon outside the swap cache in the second youngest, the rest in the
+	 * second oldest (min_seq + 1, as min_seq + MIN_NR_GENS < max_seq
+	 * fails on a new lruvec).
+	 */
 	if (flags & LRUTEST_ACTIVE)
 		seq = max_seq;
 	else if (flags & LRUTEST_ANON)
 		seq = max_seq - 1;
 	else
 		seq = min_seq + 1;
+#endif
 	KUNIT_EXPECT_EQ_MSG(test, folio_lru_gen(folio), lru_gen_from_seq(seq),
 			    "generation of a folio added with flags %#lx", flags);
 #endif
 }
 
-static const unsigned int lru_add_orders[] = { 0, 2, 4 };
+/* Every list, a folio of order 0, 2 and 4 on each. */
+static const struct lru_add_case lru_add_cases[] = {
+	{ LRUTEST_ANON, 0, "inactive_anon order 0" },
+	{ LRUTEST_ANON | LRUTEST_ACTIVE, 0, "active_anon order 0" },
+	{ 0, 0, "inactive_file order 0" },
+	{ LRUTEST_ACTIVE, 0, "active_file order 0" },
+	{ LRUTEST_ANON | LRUTEST_UNEVICTABLE, 0, "unevictable order 0" },
+	{ LRUTEST_ANON, 2, "inactive_anon order 2" },
+	{ LRUTEST_ANON | LRUTEST_ACTIVE, 2, "active_anon order 2" },
+	{ 0, 2, "inactive_file order 2" },
+	{ LRUTEST_ACTIVE, 2, "active_file order 2" },
+	{ LRUTEST_ANON | LRUTEST_UNEVICTABLE, 2, "unevictable order 2" },
+	{ LRUTEST_ANON, 4, "inactive_anon order 4" },
+	{ LRUTEST_ANON | LRUTEST_ACTIVE, 4, "active_anon order 4" },
+	{ 0, 4, "inactive_file order 4" },
+	{ LRUTEST_ACTIVE, 4, "active_file order 4" },
+	{ LRUTEST_ANON | LRUTEST_UNEVICTABLE, 4, "unevictable order 4" },
+};
 
-static struct lru_add_case lru_add_cases[NR_LRU_LISTS * ARRAY_SIZE(lru_add_orders)];
-
-static const void *lru_add_gen_params(const void *prev, char *desc)
-{
-	const struct lru_add_case *c = prev;
-	size_t i = c ? c - lru_add_cases + 1 : 0;
-
-	if (i >= ARRAY_SIZE(lru_add_cases))
-		return NULL;
-	lru_add_cases[i].flags = lru_add_flags[i % NR_LRU_LISTS];
-	lru_add_cases[i].order = lru_add_orders[i / NR_LRU_LISTS];
-	snprintf(lru_add_cases[i].desc, sizeof(lru_add_cases[i].desc),
-		 "%s order %u", lrutest_lru_names[i % NR_LRU_LISTS],
-		 lru_add_cases[i].order);
-	strscpy(desc, lru_add_cases[i].desc, KUNIT_PARAM_DESC_SIZE);
-	return &lru_add_cases[i];
-}
+KUNIT_ARRAY_PARAM_DESC(lru_add, lru_add_cases, desc);
 
 static void lru_add_then_del_accounts_pages(struct kunit *test)
 {

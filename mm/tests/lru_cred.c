@@ -12,6 +12,7 @@
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
 
+#include "lrutest_compat.h"
 #include "lrutest_mlock.h"
 
 struct lrutest_cred {
@@ -37,7 +38,7 @@ static void lrutest_cred_restore(void *data)
 	task_lock(current->group_leader);
 	current->signal->rlim[RLIMIT_MEMLOCK] = c->memlock;
 	task_unlock(current->group_leader);
-	revert_creds(c->old);
+	lrutest_revert_creds(c->old);
 }
 
 /**
@@ -61,8 +62,7 @@ struct lrutest_cred *lrutest_drop_ipc_lock(struct kunit *test, unsigned long pag
 	cap_lower(new->cap_effective, CAP_IPC_LOCK);
 	c->task = current;
 	c->memlock = current->signal->rlim[RLIMIT_MEMLOCK];
-	c->old = override_creds(new);
-	put_cred(new);
+	c->old = lrutest_override_creds(new);
 	task_lock(current->group_leader);
 	current->signal->rlim[RLIMIT_MEMLOCK].rlim_cur = pages * PAGE_SIZE;
 	current->signal->rlim[RLIMIT_MEMLOCK].rlim_max = pages * PAGE_SIZE;

@@ -84,7 +84,7 @@ void lrutest_flush_fput(void)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		lrutest_wait_delayed_fput();
+		flush_delayed_fput();
 	lru_add_drain();
 }
 
@@ -123,7 +123,7 @@ int lrutest_real_lru(struct folio *folio)
 	struct lruvec *lruvec = folio_lruvec_lock_irq(folio);
 	int lru = lrutest_find_folio(lruvec, folio);
 
-	unlock_page_lruvec_irq(lruvec);
+	lrutest_lruvec_unlock_irq(lruvec);
 	return lru;
 }
 

@@ -8,7 +8,7 @@
  * lruvec_del_folio() account into pgdat->vm_stat and zone->vm_stat exactly as
  * they do on a real node (and into the global vm_node_stat/vm_zone_stat,
  * which they leave balanced).  With memcg on, the lruvec is a memcg one of
- * the root memcg (hooks/memcontrol.c), and its memcg statistics and
+ * the root memcg (alloc_mem_cgroup_per_node_info()), and its memcg statistics and
  * per-zone sizes are kept too.  On SMP the per-cpu diffs are allocated with a
  * stat_threshold of 0, so every change is folded at once.
  */
@@ -16,6 +16,7 @@
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
 #include <linux/gfp.h>
+#include <linux/init.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
@@ -79,29 +80,34 @@ static void lrutest_node_release(void *data)
 #ifdef CONFIG_MEMCG
 static void lrutest_node_lruvec_free(void *lruvec)
 {
-	lrutest_memcg_node_lruvec_free(lruvec);
+	free_mem_cgroup_per_node_info(container_of(lruvec, struct mem_cgroup_per_node,
+						   lruvec));
 }
 #endif
 
 /*
  * The fake node's lruvec: with memcg off, the node's own, as on a real
- * node; with memcg on, __mod_lruvec_state(), mem_cgroup_update_lru_size()
- * and lruvec_page_state() take every lruvec for one inside a
- * mem_cgroup_per_node, so it is one (hooks/memcontrol.c), as a memcg's
- * lruvec on a real node is.
+ * node; with memcg on, the LRU statistics code (mod_lruvec_state(),
+ * mem_cgroup_update_lru_size(), lruvec_page_state()) takes every lruvec for
+ * one inside a mem_cgroup_per_node, so it is one, made by the allocator of
+ * a memcg's per-node info, charged to the root memcg as a root lruvec on a
+ * real node is, and on no memcg's nodeinfo[]: no rstat flush reads it but
+ * lrutest_node_flush()'s.
  */
 static struct lruvec *lrutest_node_lruvec(struct kunit *test,
 					  struct pglist_data *pgdat)
 {
 #ifdef CONFIG_MEMCG
 	if (!mem_cgroup_disabled()) {
-		struct lruvec *lruvec = lrutest_memcg_node_lruvec(pgdat);
+		struct mem_cgroup_per_node *pn;
 
-		KUNIT_ASSERT_NOT_NULL(test, lruvec);
+		pn = alloc_mem_cgroup_per_node_info(root_mem_cgroup, NUMA_NO_NODE);
+		KUNIT_ASSERT_NOT_NULL(test, pn);
 		KUNIT_ASSERT_EQ(test, 0,
 				kunit_add_action_or_reset(test, lrutest_node_lruvec_free,
-							  lruvec));
-		return lruvec;
+							  &pn->lruvec));
+		pn->lruvec.pgdat = pgdat;
+		return &pn->lruvec;
 	}
 #endif
 	lruvec_init(&pgdat->__lruvec);
@@ -117,6 +123,26 @@ struct lrutest_node *lrutest_node_create(struct kunit *test)
 	struct pglist_data *pgdat;
 	int z;
 
+#ifdef LRUTEST_HAS_LRUVEC_MATCH_CHECK
+	/*
+	 * Where lruvec_add_folio() and lruvec_del_folio() check, under
+	 * CONFIG_DEBUG_VM, that the folio belongs to the lruvec's node and
+	 * memcg (folio_matches_lruvec()): a folio on a node of the test's own
+	 * is what that check exists to catch.
+	 */
+	if (IS_ENABLED(CONFIG_DEBUG_VM))
+		kunit_skip(test, "lruvec_add_folio() checks folio_matches_lruvec()");
+#endif
+#ifdef LRUTEST_HAS_MEMCG_NODEINFO_BY_PGDAT
+	/*
+	 * Where mod_memcg_lruvec_state() accounts a memcg lruvec's
+	 * statistics in memcg->nodeinfo[] of the lruvec's node id (the LRU
+	 * reparenting of a dying memcg), not in the lruvec's own
+	 * mem_cgroup_per_node: a node of the test's own has no slot there.
+	 */
+	if (!mem_cgroup_disabled())
+		kunit_skip(test, "memcg lruvec statistics go to memcg->nodeinfo[node id]");
+#endif
 	node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, node);
 	pgdat = kunit_kzalloc(test, sizeof(*pgdat), GFP_KERNEL);
@@ -331,12 +357,22 @@ unsigned long lrutest_lruvec_pages(struct lrutest_node *node, enum lru_list lru)
 	return lruvec_page_state(node->lruvec, NR_LRU_BASE + lru);
 }
 
-/* Fold the fake memcg lruvec's per-CPU statistics (no-op with memcg off). */
+/*
+ * Fold the fake memcg lruvec's per-CPU statistics, as the rstat flush does
+ * for each node of a memcg; it has no parent to pass them on to (no-op
+ * with memcg off).
+ */
 void lrutest_node_flush(struct lrutest_node *node)
 {
 #ifdef CONFIG_MEMCG
-	if (!mem_cgroup_disabled())
-		lrutest_memcg_node_flush(node->lruvec);
+	if (!mem_cgroup_disabled()) {
+		struct mem_cgroup_per_node *pn;
+		int cpu;
+
+		pn = container_of(node->lruvec, struct mem_cgroup_per_node, lruvec);
+		for_each_possible_cpu(cpu)
+			mem_cgroup_per_node_flush_cpu(pn, NULL, cpu);
+	}
 #endif
 }
 
@@ -369,6 +405,30 @@ unsigned long lrutest_memcg_lru_pages(struct lrutest_node *node, enum lru_list l
  */
 static char *lrutest_fail_at;
 core_param(lrutest_fail_at, lrutest_fail_at, charp, 0444);
+
+#ifdef CONFIG_LRU_GEN
+/*
+ * "lrutest_lru_gen=y" on the kernel command line runs the suites on the
+ * multi-gen LRU: one CONFIG_LRU_GEN=y, CONFIG_LRU_GEN_ENABLED=n kernel
+ * runs them on the classic LRU and on the multi-gen LRU, built once and
+ * booted twice.  The switch is the kernel's own, lru_gen_change_state(),
+ * what a write to /sys/kernel/mm/lru_gen/enabled does for the core
+ * capability; it runs after init_lru_gen() and before KUnit runs the
+ * built-in suites, and a fake node made later takes the state in
+ * lruvec_init().
+ */
+static bool lrutest_lru_gen;
+core_param(lrutest_lru_gen, lrutest_lru_gen, bool, 0444);
+
+static int __init lrutest_lru_gen_init(void)
+{
+	if (lrutest_lru_gen)
+		lru_gen_change_state(true);
+	pr_info("lrutest: multi-gen LRU %s\n", lru_gen_enabled() ? "enabled" : "disabled");
+	return 0;
+}
+late_initcall(lrutest_lru_gen_init);
+#endif
 
 static struct {
 	struct task_struct *thread;	/* the running case's kthread */

@@ -108,16 +108,8 @@ static void lrutest_memory_off(void *data)
 static void lrutest_cgroup_rmdir(void *data)
 {
 	struct lrutest_memcg *cg = data;
-	struct dentry *root = cg->mnt->mnt_root, *d;
 
-	inode_lock_nested(d_inode(root), I_MUTEX_PARENT);
-	d = lookup_one_len(LRUTEST_CGROUP, root, strlen(LRUTEST_CGROUP));
-	if (!WARN_ON(IS_ERR(d))) {
-		if (d_is_positive(d))
-			WARN_ON(vfs_rmdir(&nop_mnt_idmap, d_inode(root), d));
-		dput(d);
-	}
-	inode_unlock(d_inode(root));
+	WARN_ON(lrutest_rmdir(cg->mnt->mnt_root, LRUTEST_CGROUP));
 }
 
 static void lrutest_memcg_put(void *data)
@@ -194,7 +186,6 @@ struct lrutest_memcg *lrutest_memcg_create(struct kunit *test)
 	struct lrutest_owner_ctx *ctx;
 	struct cgroup_subsys_state *css;
 	struct lrutest_memcg *cg;
-	struct inode *dir;
 	struct dentry *d;
 	bool moved;
 	int err;
@@ -221,18 +212,11 @@ struct lrutest_memcg *lrutest_memcg_create(struct kunit *test)
 				kunit_add_action_or_reset(test, lrutest_memory_off, cg));
 	}
 
-	dir = d_inode(cg->mnt->mnt_root);
-	inode_lock_nested(dir, I_MUTEX_PARENT);
-	d = lookup_one_len(LRUTEST_CGROUP, cg->mnt->mnt_root, strlen(LRUTEST_CGROUP));
-	err = IS_ERR(d) ? PTR_ERR(d) : vfs_mkdir(&nop_mnt_idmap, dir, d, 0755);
-	inode_unlock(dir);
-	if (!IS_ERR(d))
-		dput(d);
+	err = lrutest_mkdir(cg->mnt->mnt_root, LRUTEST_CGROUP, 0755);
 	KUNIT_ASSERT_EQ_MSG(test, err, 0, "mkdir of the test cgroup");
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_cgroup_rmdir, cg));
 	/* kernfs leaves the mkdir dentry negative: look the new one up. */
-	d = lookup_one_len_unlocked(LRUTEST_CGROUP, cg->mnt->mnt_root,
-				    strlen(LRUTEST_CGROUP));
+	d = lrutest_lookup_unlocked(LRUTEST_CGROUP, cg->mnt->mnt_root);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(d), "look up the test cgroup: %ld", PTR_ERR(d));
 	css = d_is_positive(d) ? css_tryget_online_from_dir(d, &memory_cgrp_subsys) :
 				 ERR_PTR(-ENOENT);
@@ -299,7 +283,7 @@ int lrutest_memcg_mglru_init(struct kunit *test)
 /* Fold the memcg's per-CPU statistics in, so that they are exact now. */
 static void lrutest_memcg_flush(struct lrutest_memcg *cg)
 {
-	cgroup_rstat_flush(cg->memcg->css.cgroup);
+	lrutest_memcg_rstat_flush(cg->memcg);
 }
 
 void lrutest_memcg_stat(struct lrutest_memcg *cg, struct lrutest_reclaim_stat *stat)
@@ -325,14 +309,14 @@ void lrutest_memcg_stat(struct lrutest_memcg *cg, struct lrutest_reclaim_stat *s
 			stat->lru[lru] += mem_cgroup_get_zone_lru_size(cg->lruvec, lru, zid);
 	}
 	all_vm_events(ev);
-	stat->scan_anon = ev[PGSCAN_ANON];
-	stat->scan_file = ev[PGSCAN_FILE];
-	stat->steal_anon = ev[PGSTEAL_ANON];
-	stat->steal_file = ev[PGSTEAL_FILE];
+	stat->scan_anon = lrutest_reclaim_count(ev, PGSCAN_ANON);
+	stat->scan_file = lrutest_reclaim_count(ev, PGSCAN_FILE);
+	stat->steal_anon = lrutest_reclaim_count(ev, PGSTEAL_ANON);
+	stat->steal_file = lrutest_reclaim_count(ev, PGSTEAL_FILE);
 	stat->pswpout = ev[PSWPOUT];
-	stat->scan_memcg = memcg_events(cg->memcg, PGSCAN_DIRECT);
-	stat->steal_memcg = memcg_events(cg->memcg, PGSTEAL_DIRECT);
-	stat->refill = memcg_events(cg->memcg, PGREFILL);
+	stat->scan_memcg = lrutest_memcg_reclaim_count(cg->memcg, LRUTEST_PGSCAN_PROACTIVE);
+	stat->steal_memcg = lrutest_memcg_reclaim_count(cg->memcg, LRUTEST_PGSTEAL_PROACTIVE);
+	stat->refill = lrutest_memcg_reclaim_count(cg->memcg, PGREFILL);
 	stat->activate = memcg_events(cg->memcg, PGACTIVATE);
 	stat->deactivate = memcg_events(cg->memcg, PGDEACTIVATE);
 }
@@ -364,9 +348,10 @@ unsigned long lrutest_memcg_reclaim(struct lrutest_memcg *cg,
 }
 
 /*
- * One line of the scan-balance and aging tables of the README, and the
- * check that the global scan and steal counts are the test memcg's own:
- * no other reclaim ran meanwhile.
+ * One line of the scan-balance and aging log, and the check that the
+ * global scan and steal counts are the test memcg's own: no other reclaim
+ * ran meanwhile, and each count is read where the kernel keeps it (vm
+ * events or node statistics, direct or proactive).
  */
 void lrutest_memcg_log(struct kunit *test, const char *what,
 		       const struct lrutest_reclaim_stat *b,
@@ -374,12 +359,12 @@ void lrutest_memcg_log(struct kunit *test, const char *what,
 {
 	KUNIT_EXPECT_EQ_MSG(test, (a->scan_anon - b->scan_anon) + (a->scan_file - b->scan_file),
 			    a->scan_memcg - b->scan_memcg,
-			    "%s: global PGSCAN_ANON + PGSCAN_FILE against the memcg's PGSCAN_DIRECT",
+			    "%s: global PGSCAN_ANON + PGSCAN_FILE against the memcg's proactive PGSCAN",
 			    what);
 	KUNIT_EXPECT_EQ_MSG(test,
 			    (a->steal_anon - b->steal_anon) + (a->steal_file - b->steal_file),
 			    a->steal_memcg - b->steal_memcg,
-			    "%s: global PGSTEAL_ANON + PGSTEAL_FILE against the memcg's PGSTEAL_DIRECT",
+			    "%s: global PGSTEAL_ANON + PGSTEAL_FILE against the memcg's proactive PGSTEAL",
 			    what);
 	kunit_info(test,
 		   "%s: scanned anon %lu file %lu, reclaimed anon %lu file %lu, swapped out %lu, refill %lu, activate %lu, deactivate %lu; lists ia %lu aa %lu if %lu af %lu\n",
@@ -444,7 +429,7 @@ unsigned long lrutest_memcg_walk(struct lrutest_memcg *cg, enum lru_list lru)
 bool lrutest_memcg_inactive_is_low(struct lrutest_memcg *cg, enum lru_list lru)
 {
 	lrutest_memcg_flush(cg);
-	return lrutest_inactive_is_low(cg->lruvec, lru);
+	return inactive_is_low(cg->lruvec, lru);
 }
 
 /**
@@ -524,8 +509,11 @@ static long lrutest_swap_call(bool on)
 	if (IS_ERR_VALUE(addr)) {
 		ret = addr;
 	} else {
-		ret = on ? lrutest_swapon((const char __user *)addr, 0) :
-			   lrutest_swapoff((const char __user *)addr);
+		struct fs_struct *fs = lrutest_init_fs_begin();
+
+		ret = on ? ksys_swapon((const char __user *)addr, 0) :
+			   ksys_swapoff((const char __user *)addr);
+		lrutest_init_fs_end(fs);
 		vm_munmap(addr, PAGE_SIZE);
 	}
 	if (tmp) {
@@ -551,13 +539,14 @@ static void lrutest_swap_unlink(void *data)
 	struct dentry *dentry;
 	struct path parent;
 
-	dentry = kern_path_locked(LRUTEST_SWAP_PATH, &parent);
+	struct fs_struct *fs = lrutest_init_fs_begin();
+
+	dentry = lrutest_start_removing(LRUTEST_SWAP_PATH, &parent);
+	lrutest_init_fs_end(fs);
 	if (WARN_ON(IS_ERR(dentry)))
 		return;
 	WARN_ON(vfs_unlink(mnt_idmap(parent.mnt), d_inode(parent.dentry), dentry, NULL));
-	inode_unlock(d_inode(parent.dentry));
-	dput(dentry);
-	path_put(&parent);
+	lrutest_end_removing(&parent, dentry);
 }
 
 /* mkswap: a version-1 swap header over the whole of @file's device. */
@@ -594,6 +583,7 @@ void lrutest_swap_on(struct kunit *test)
 {
 	dev_t dev = MKDEV(RAMDISK_MAJOR, LRUTEST_SWAP_MINOR);
 	long total = total_swap_pages;
+	struct fs_struct *fs;
 	struct dentry *dentry;
 	struct file *file;
 	struct path parent;
@@ -607,12 +597,13 @@ void lrutest_swap_on(struct kunit *test)
 	lrutest_flush_fput();
 	KUNIT_ASSERT_EQ_MSG(test, err, 0, "write the swap header");
 
-	dentry = kern_path_create(AT_FDCWD, LRUTEST_SWAP_PATH, &parent, 0);
+	fs = lrutest_init_fs_begin();
+	dentry = lrutest_start_creating(LRUTEST_SWAP_PATH, &parent);
+	lrutest_init_fs_end(fs);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(dentry), "create %s: %ld",
 			       LRUTEST_SWAP_PATH, PTR_ERR(dentry));
-	err = vfs_mknod(mnt_idmap(parent.mnt), d_inode(parent.dentry), dentry,
-			S_IFBLK | 0600, dev);
-	done_path_create(&parent, dentry);
+	err = lrutest_mknod(&parent, dentry, S_IFBLK | 0600, dev);
+	lrutest_end_creating(&parent, dentry);
 	KUNIT_ASSERT_EQ_MSG(test, err, 0, "mknod %s", LRUTEST_SWAP_PATH);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_swap_unlink, NULL));
 
@@ -700,7 +691,7 @@ int lrutest_memcg_lru_at(struct lrutest_memcg *cg, unsigned long addr,
 	if (folio) {
 		lru = lrutest_memcg_find(cg, folio);
 		if (flags)
-			*flags = READ_ONCE(folio->flags);
+			*flags = lrutest_folio_flags(folio);
 		folio_walk_end(&fw, vma);
 	}
 	mmap_read_unlock(current->mm);

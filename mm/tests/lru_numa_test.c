@@ -58,8 +58,11 @@ static void expect_listed_and_counted_on(struct kunit *test, int nid, int other)
 
 	folio = lrutest_real_folio_on(test, 0, LRUTEST_ANON, true, nid);
 	KUNIT_ASSERT_EQ_MSG(test, folio_nid(folio), nid, "the folio's memory");
+	/* The folio's memcg binding is stable under RCU (folio_memcg()). */
+	rcu_read_lock();
 	lv_nid = mem_cgroup_lruvec(folio_memcg(folio), NODE_DATA(nid));
 	lv_other = mem_cgroup_lruvec(folio_memcg(folio), NODE_DATA(other));
+	rcu_read_unlock();
 
 	KUNIT_EXPECT_TRUE_MSG(test, listed_on(lv_nid, folio),
 			      "node %d's folio listed on node %d's lruvec", nid, nid);

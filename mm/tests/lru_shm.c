@@ -2,7 +2,7 @@
 /*
  * lrutest SysV shared memory helpers: a segment made with shmget(),
  * attached to the test kthread's user mm with do_shmat(), touched through
- * the attach, SHM_LOCKed through hooks/shm.c, and removed when the case ends.
+ * the attach, SHM_LOCKed through ksys_shmctl(), and removed when the case ends.
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
@@ -37,7 +37,7 @@ static void lrutest_shm_release(void *data)
 		ksys_shmdt((char __user *)seg->addr);
 	seg->addr = 0;
 	seg->mapping = NULL;
-	lrutest_shmctl(seg->id, IPC_RMID, NULL);
+	ksys_shmctl(seg->id, IPC_RMID, NULL, IPC_64);
 	lrutest_flush_fput();
 }
 
@@ -115,7 +115,7 @@ long lrutest_shm_ctl(int id, int cmd)
 	long err;
 
 	lrutest_step();
-	err = lrutest_shmctl(id, cmd, NULL);
+	err = ksys_shmctl(id, cmd, NULL, IPC_64);
 	lru_add_drain();
 	mlock_drain_local();
 	return err;

@@ -111,7 +111,7 @@ int lrutest_locate(struct folio *folio)
 
 	lruvec = folio_lruvec_lock_irq(folio);
 	lru = lrutest_find_folio(lruvec, folio);
-	unlock_page_lruvec_irq(lruvec);
+	lrutest_lruvec_unlock_irq(lruvec);
 	return lru;
 }
 
@@ -395,8 +395,7 @@ struct file *lrutest_shmem_file(struct kunit *test, unsigned long pages)
 {
 	struct file *file;
 
-	file = shmem_kernel_file_setup("lrutest", pages << PAGE_SHIFT,
-				       VM_NORESERVE);
+	file = lrutest_shmem_kernel_file("lrutest", pages << PAGE_SHIFT);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(file), "shmem file: %ld",
 			       PTR_ERR(file));
 	KUNIT_ASSERT_EQ(test, 0,

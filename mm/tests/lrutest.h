@@ -13,6 +13,12 @@
 #include <kunit/test.h>
 #include <linux/mmzone.h>
 #include <linux/mm_types.h>
+/*
+ * What mm/ makes visible to KUnit: inactive_is_low(),
+ * lru_gen_change_state(), the memcg per-node info of a fake node.
+ */
+#include "internal.h"
+#include "lrutest_compat.h"
 
 /* Flags of a test folio, as lrutest_folio() sets them before listing. */
 #define LRUTEST_ANON		BIT(0)	/* PG_swapbacked */
@@ -53,13 +59,5 @@ int lrutest_other_cpu(struct kunit *test);
 long lrutest_zone_state(enum zone_stat_item item);
 long lrutest_node_state(enum node_stat_item item);
 long lrutest_pgdat_state(int nid, enum node_stat_item item);
-
-/* hooks/memcontrol.c: a fake node's lruvec while memcg is on. */
-struct lruvec *lrutest_memcg_node_lruvec(struct pglist_data *pgdat);
-void lrutest_memcg_node_lruvec_free(struct lruvec *lruvec);
-void lrutest_memcg_node_flush(struct lruvec *lruvec);
-
-/* Static functions of mm/vmscan.c, exposed by hooks/vmscan.c. */
-bool lrutest_inactive_is_low(struct lruvec *lruvec, enum lru_list inactive_lru);
 
 #endif /* _MM_TESTS_LRUTEST_H */

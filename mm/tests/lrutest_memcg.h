@@ -13,15 +13,12 @@
 
 #include <kunit/test.h>
 #include <linux/mmzone.h>
+#include <linux/syscalls.h>
 
 struct file;
 struct mem_cgroup;
 struct vfsmount;
 struct task_struct;
-
-/* hooks/swapfile.c: the swapon()/swapoff() syscall bodies. */
-long lrutest_swapon(const char __user *path, int flags);
-long lrutest_swapoff(const char __user *path);
 
 struct lrutest_memcg {
 	struct vfsmount *mnt;		/* the cgroup2 hierarchy */

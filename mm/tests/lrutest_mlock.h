@@ -2,13 +2,20 @@
 /*
  * lrutest: helpers of the mlock/munlock KUnit tests (lru_vm.c), which run
  * the real mlock paths on real VMAs of a user mm attached to the test
- * kthread, and the static entry points exposed by the hooks/ files.
+ * kthread.
  */
 #ifndef _MM_TESTS_LRUTEST_MLOCK_H
 #define _MM_TESTS_LRUTEST_MLOCK_H
 
 #include <kunit/test.h>
 #include <linux/mm_types.h>
+/*
+ * The syscall bodies the cases call, visible to KUnit: ksys_mlock2(),
+ * ksys_munlock(), ksys_mlockall(), ksys_munlockall(), ksys_brk(),
+ * ksys_mremap() (linux/syscalls.h) and do_mprotect_pkey() (mm/internal.h).
+ */
+#include <linux/syscalls.h>
+#include "internal.h"
 
 /*
  * The suite's one counter snapshot: NR_MLOCK (summed over every zone), the
@@ -92,17 +99,5 @@ int lrutest_vma_span(unsigned long addr, unsigned long *start,
 		     unsigned long *end);
 int lrutest_map_count(void);
 unsigned long lrutest_locked_vm(void);
-
-/* The static syscall bodies of mm/mlock.c, mmap.c, mprotect.c, mremap.c. */
-long lrutest_mlock(unsigned long start, size_t len);
-long lrutest_mlock2(unsigned long start, size_t len, int flags);
-long lrutest_munlock(unsigned long start, size_t len);
-long lrutest_mlockall(int flags);
-long lrutest_munlockall(void);
-long lrutest_brk(unsigned long brk);
-long lrutest_mprotect(unsigned long start, size_t len, unsigned long prot);
-long lrutest_mremap(unsigned long addr, unsigned long old_len,
-		    unsigned long new_len, unsigned long flags,
-		    unsigned long new_addr);
 
 #endif /* _MM_TESTS_LRUTEST_MLOCK_H */

@@ -1,26 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lrutest: declarations of the SHM_LOCK, ramfs and reclaim-culling tests:
- * the hooks they reach static code through, and their file helpers
- * (lru_file_fixture.c).
+ * lrutest: declarations of the SHM_LOCK, ramfs and reclaim-culling tests
+ * and their file helpers (lru_file_fixture.c).
  */
 #ifndef _MM_TESTS_LRUTEST_RECLAIM_H
 #define _MM_TESTS_LRUTEST_RECLAIM_H
 
 #include <kunit/test.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/shm.h>
+#include <linux/syscalls.h>
 #include <linux/vm_event_item.h>
 
 #include "lrutest.h"
 
 struct shmid_ds;
-
-/* hooks/file_table.c: the deferred fputs, those another CPU runs included. */
-void lrutest_wait_delayed_fput(void);
-
-/* hooks/shm.c: ksys_shmctl(), which is static. */
-long lrutest_shmctl(int shmid, int cmd, struct shmid_ds __user *buf);
 
 /* lru_file_fixture.c */
 unsigned long lrutest_event(enum vm_event_item item);

@@ -9,6 +9,7 @@
  */
 #include <kunit/test.h>
 #include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/sched/signal.h>
@@ -45,7 +46,7 @@ static void mlock2_unknown_flag_einval(struct kunit *test)
 	addr = lrutest_mmap_anon(test, NPAGES, true);
 	lrutest_drain();
 	lrutest_stat(&before);
-	KUNIT_EXPECT_EQ(test, lrutest_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT << 1),
+	KUNIT_EXPECT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT << 1),
 			(long)-EINVAL);
 	lrutest_drain();
 	expect_nothing_locked(test, addr, &before, "mlock2(bad flag)");
@@ -63,8 +64,8 @@ static void mlock_wrapping_range_einval(struct kunit *test)
 	lrutest_drain();
 	lrutest_stat(&before);
 	len = -addr + LEN(2);
-	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, len), (long)-EINVAL);
-	KUNIT_EXPECT_EQ(test, lrutest_munlock(addr, len), (long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, ksys_mlock2(addr, len, 0), (long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, ksys_munlock(addr, len), (long)-EINVAL);
 	lrutest_drain();
 	expect_nothing_locked(test, addr, &before, "mlock of a wrapping range");
 	lrutest_vm_end(test);
@@ -80,7 +81,7 @@ static void mlock_unmapped_range_enomem(struct kunit *test)
 	lrutest_drain();
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr, LEN(2)), 0);
 	lrutest_stat(&before);
-	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), (long)-ENOMEM);
+	KUNIT_EXPECT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), (long)-ENOMEM);
 	lrutest_drain();
 	expect_nothing_locked(test, addr + LEN(2), &before,
 			      "mlock from an unmapped hole");
@@ -108,7 +109,7 @@ static void mlock_range_with_hole_locks_up_to_it(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, last);
 	lrutest_stat(&before);
 
-	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), (long)-ENOMEM);
+	KUNIT_EXPECT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), (long)-ENOMEM);
 	lrutest_drain();
 	KUNIT_EXPECT_TRUE(test, lrutest_vma_flags(addr) & VM_LOCKED);
 	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr + LEN(5)) & VM_LOCKED);
@@ -120,7 +121,7 @@ static void mlock_range_with_hole_locks_up_to_it(struct kunit *test)
 					.nr_mlock = 4, .mlocked = 4, .culled = 4 },
 				  "mlock of a range with a hole");
 
-	KUNIT_EXPECT_EQ(test, lrutest_munlock(addr, LEN(4)), 0L);
+	KUNIT_EXPECT_EQ(test, ksys_munlock(addr, LEN(4)), 0L);
 	lrutest_drain();
 	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr) & VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
@@ -150,7 +151,7 @@ static void mlock_range_past_vma_end_enomem(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	lrutest_stat(&before);
 
-	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), (long)-ENOMEM);
+	KUNIT_EXPECT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), (long)-ENOMEM);
 	lrutest_drain();
 	KUNIT_EXPECT_TRUE(test, lrutest_vma_flags(addr) & VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 4UL);
@@ -160,7 +161,7 @@ static void mlock_range_past_vma_end_enomem(struct kunit *test)
 					.nr_mlock = 4, .mlocked = 4, .culled = 4 },
 				  "mlock past the end of the VMA");
 
-	KUNIT_EXPECT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), (long)-ENOMEM);
+	KUNIT_EXPECT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), (long)-ENOMEM);
 	lrutest_drain();
 	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr) & VM_LOCKED);
 	lrutest_expect_evictable(test, folio, false, "munlock past the end");
@@ -183,23 +184,23 @@ static void mlock_over_rlimit_without_cap_enomem(struct kunit *test)
 	lrutest_stat(&before);
 
 	cred = lrutest_drop_ipc_lock(test, NPAGES - 1);
-	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), (long)-ENOMEM);
+	KUNIT_EXPECT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), (long)-ENOMEM);
 	lrutest_drain();
 	expect_nothing_locked(test, addr, &before, "mlock over RLIMIT_MEMLOCK");
-	KUNIT_EXPECT_EQ(test, lrutest_mlockall(MCL_CURRENT), (long)-ENOMEM);
+	KUNIT_EXPECT_EQ(test, ksys_mlockall(MCL_CURRENT), (long)-ENOMEM);
 	lrutest_drain();
 	expect_nothing_locked(test, addr, &before, "mlockall over RLIMIT_MEMLOCK");
 	lrutest_restore_ipc_lock(test, cred);
 
 	cred = lrutest_drop_ipc_lock(test, NPAGES);
-	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
+	KUNIT_EXPECT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
 	lrutest_restore_ipc_lock(test, cred);
 	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
 	folio = lrutest_folio_at(test, addr);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	lrutest_expect_mlocked(test, folio, 1, "mlock within RLIMIT_MEMLOCK");
-	KUNIT_EXPECT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
+	KUNIT_EXPECT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
 	lrutest_vm_end(test);
 }
 
@@ -214,12 +215,38 @@ static void mlock_zero_rlimit_without_cap_eperm(struct kunit *test)
 	lrutest_drain();
 	lrutest_stat(&before);
 	cred = lrutest_drop_ipc_lock(test, 0);
-	KUNIT_EXPECT_EQ(test, lrutest_mlock(addr, LEN(1)), (long)-EPERM);
-	KUNIT_EXPECT_EQ(test, lrutest_mlockall(MCL_FUTURE), (long)-EPERM);
+	KUNIT_EXPECT_EQ(test, ksys_mlock2(addr, LEN(1), 0), (long)-EPERM);
+	KUNIT_EXPECT_EQ(test, ksys_mlockall(MCL_FUTURE), (long)-EPERM);
 	lrutest_restore_ipc_lock(test, cred);
 	lrutest_drain();
 	expect_nothing_locked(test, addr, &before, "mlock with a zero RLIMIT_MEMLOCK");
 	lrutest_vm_end(test);
+}
+
+/*
+ * The credentials without CAP_IPC_LOCK are current's with one reference,
+ * the override's own, and the restore drops it and puts the old ones back
+ * untouched.  override_creds() took a reference of its own until 6.13 and
+ * takes none since: a helper that follows the other kernel's rule frees
+ * the credentials in use or leaks them.
+ */
+static void dropped_ipc_lock_holds_its_credentials_once(struct kunit *test)
+{
+	const struct cred *old = current_cred(), *new;
+	long old_usage = atomic_long_read(&old->usage);
+	struct lrutest_cred *cred;
+
+	cred = lrutest_drop_ipc_lock(test, 0);
+	new = current_cred();
+	KUNIT_ASSERT_PTR_NE(test, new, old);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&new->usage), 1L);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&old->usage), old_usage);
+	get_cred(new);
+	lrutest_restore_ipc_lock(test, cred);
+	KUNIT_EXPECT_PTR_EQ(test, current_cred(), old);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&new->usage), 1L);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&old->usage), old_usage);
+	put_cred(new);
 }
 
 static struct kunit_case mlock_errors_cases[] = {
@@ -230,6 +257,7 @@ static struct kunit_case mlock_errors_cases[] = {
 	KUNIT_CASE(mlock_range_past_vma_end_enomem),
 	KUNIT_CASE(mlock_over_rlimit_without_cap_enomem),
 	KUNIT_CASE(mlock_zero_rlimit_without_cap_eperm),
+	KUNIT_CASE(dropped_ipc_lock_holds_its_credentials_once),
 	{}
 };
 

@@ -59,8 +59,8 @@ static unsigned long thp_map_by_ptes(struct kunit *test, struct folio **folio)
 
 	thp = thp_map(test, folio);
 	maps = lrutest_map_count();
-	KUNIT_ASSERT_EQ(test, lrutest_mprotect(thp, THP_SIZE / 2, PROT_READ), 0L);
-	KUNIT_ASSERT_EQ(test, lrutest_mprotect(thp, THP_SIZE / 2, PROT_READ | PROT_WRITE), 0L);
+	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(thp, THP_SIZE / 2, PROT_READ, -1), 0L);
+	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(thp, THP_SIZE / 2, PROT_READ | PROT_WRITE, -1), 0L);
 	KUNIT_ASSERT_EQ_MSG(test, folio_entire_mapcount(*folio), 0, "set up: PMD split");
 	KUNIT_ASSERT_EQ_MSG(test, folio_mapcount(*folio), (int)THP_PAGES,
 			    "set up: every page mapped by a PTE");
@@ -82,7 +82,7 @@ static void thp_mlock_then_munlock_all(struct kunit *test, unsigned long thp,
 	struct lrutest_stat before;
 
 	lrutest_stat(&before);
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(thp, THP_SIZE, 0), 0L);
 	KUNIT_EXPECT_EQ_MSG(test, folio_entire_mapcount(folio), entire_mapcount,
 			    "%s: entire mapcount after mlock", how);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES);
@@ -93,7 +93,7 @@ static void thp_mlock_then_munlock_all(struct kunit *test, unsigned long thp,
 					.culled = THP_PAGES },
 				  "mlock of all of the THP");
 
-	KUNIT_ASSERT_EQ(test, lrutest_munlock(thp, THP_SIZE), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlock(thp, THP_SIZE), 0L);
 	lrutest_expect_evictable(test, folio, false, "after munlock of the THP");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
@@ -122,7 +122,7 @@ static void mlock_of_half_a_thp_leaves_it_evictable(struct kunit *test)
 
 	thp = thp_map(test, &folio);
 	lrutest_stat(&before);
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE / 2), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(thp, THP_SIZE / 2, 0), 0L);
 	lrutest_drain();
 	KUNIT_EXPECT_EQ_MSG(test, folio_entire_mapcount(folio), 0,
 			    "PMD split at the VM_LOCKED border");
@@ -144,11 +144,11 @@ static void thp_mlock_then_munlock_half(struct kunit *test, unsigned long thp,
 {
 	struct lrutest_stat before;
 
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(thp, THP_SIZE, 0), 0L);
 	lrutest_expect_mlocked(test, folio, 1, "after mlock of the THP");
 	lrutest_stat(&before);
 
-	KUNIT_ASSERT_EQ(test, lrutest_munlock(thp, THP_SIZE / 2), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlock(thp, THP_SIZE / 2), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES / 2);
 	lrutest_expect_evictable(test, folio, false, "after munlock of half the THP");
 	lrutest_expect_stat_delta(test, &before,
@@ -224,7 +224,7 @@ static void munmap_of_half_a_locked_thp_rescues_it(struct kunit *test)
 	unsigned long thp;
 
 	thp = thp_map(test, &folio);
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(thp, THP_SIZE), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(thp, THP_SIZE, 0), 0L);
 	lrutest_drain();
 	lrutest_expect_mlocked(test, folio, 1, "after mlock of the THP");
 	lrutest_stat(&before);

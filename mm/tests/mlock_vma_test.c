@@ -64,7 +64,7 @@ static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
 	get_folios(test, addr, NPAGES, folios);
 	lrutest_stat(&before);
 
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & (VM_LOCKED | VM_LOCKONFAULT),
 			(vm_flags_t)VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
@@ -75,7 +75,7 @@ static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
 					.culled = NPAGES },
 				  "mlock of populated anon");
 
-	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
@@ -98,7 +98,7 @@ static void mlock_unpopulated_anon_faults_in_mlocked(struct kunit *test)
 	KUNIT_ASSERT_NULL(test, lrutest_folio_at(test, addr));
 	lrutest_stat(&before);
 
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
 	get_folios(test, addr, NPAGES, folios);
 	expect_all_mlocked(test, folios, NPAGES, 1, "faulted in by mlock");
 	lrutest_expect_stat_delta(test, &before,
@@ -107,7 +107,7 @@ static void mlock_unpopulated_anon_faults_in_mlocked(struct kunit *test)
 					.culled = NPAGES },
 				  "mlock of unpopulated anon");
 
-	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
 	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
@@ -128,7 +128,7 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 	addr = lrutest_mmap_anon(test, NPAGES, false);
 	lrutest_stat(&before);
 
-	KUNIT_ASSERT_EQ(test, lrutest_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK,
 			(vm_flags_t)(VM_LOCKED | VM_LOCKONFAULT));
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
@@ -152,7 +152,7 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 					.nr_mlock = 1, .mlocked = 1, .culled = 1 },
 				  "one fault after MLOCK_ONFAULT");
 
-	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
 	lrutest_expect_evictable(test, folio, false, "after munlock");
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
 	lrutest_vm_end(test);
@@ -175,7 +175,7 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 	maps = lrutest_map_count();
 	lrutest_stat(&before);
 
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr + LEN(2), LEN(4)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr + LEN(2), LEN(4), 0), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_map_count(), maps + 2);
 	KUNIT_ASSERT_EQ(test, lrutest_vma_span(addr + LEN(2), &start, &end), 0);
 	KUNIT_EXPECT_EQ(test, start, addr + LEN(2));
@@ -196,7 +196,7 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 					.nr_mlock = 4, .mlocked = 4, .culled = 4 },
 				  "mlock of 4 middle pages");
 
-	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr + LEN(2), LEN(4)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlock(addr + LEN(2), LEN(4)), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_map_count(), maps);
 	KUNIT_ASSERT_EQ(test, lrutest_vma_span(addr, &start, &end), 0);
 	KUNIT_EXPECT_EQ(test, start, addr);
@@ -223,31 +223,31 @@ static void mlock_locked_range_again_changes_nothing(struct kunit *test)
 	get_folios(test, addr, NPAGES, folios);
 	lrutest_stat(&before);
 
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(4)), 0L);
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr + LEN(2), LEN(NPAGES - 2)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(4), 0), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr + LEN(2), LEN(NPAGES - 2), 0), 0L);
 	expect_all_mlocked(test, folios, NPAGES, 1, "overlapping mlocks");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
 	lrutest_expect_stat_delta(test, &before, &locked, "overlapping mlocks");
 
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
 	expect_all_mlocked(test, folios, NPAGES, 1, "mlock of a locked range");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
 	lrutest_expect_stat_delta(test, &before, &locked, "mlock of a locked range");
 
 	/* Locked to locked-on-fault and back: a flags change, no new mlock. */
-	KUNIT_ASSERT_EQ(test, lrutest_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK,
 			(vm_flags_t)(VM_LOCKED | VM_LOCKONFAULT));
 	expect_all_mlocked(test, folios, NPAGES, 1, "relocked on fault");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK,
 			(vm_flags_t)VM_LOCKED);
 	expect_all_mlocked(test, folios, NPAGES, 1, "relocked at once");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
 	lrutest_expect_stat_delta(test, &before, &locked, "flags changes of a locked range");
 
-	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
 	expect_all_evictable(test, folios, NPAGES, false, "after one munlock");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	lrutest_vm_end(test);
@@ -281,8 +281,8 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 	lrutest_expect_evictable(test, folios[0], false, "shmem before mlock");
 	lrutest_stat(&before);
 
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(a, LEN(pages)), 0L);
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(b, LEN(pages)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(a, LEN(pages), 0), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(b, LEN(pages), 0), 0L);
 	expect_all_mlocked(test, folios, pages, 2, "locked in both VMAs");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
@@ -290,7 +290,7 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 					.culled = pages },
 				  "mlock of both VMAs");
 
-	KUNIT_ASSERT_EQ(test, lrutest_munlock(a, LEN(pages)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlock(a, LEN(pages)), 0L);
 	expect_all_mlocked(test, folios, pages, 1, "still locked in the second VMA");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
@@ -298,7 +298,7 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 					.culled = pages },
 				  "munlock of the first VMA");
 
-	KUNIT_ASSERT_EQ(test, lrutest_munlock(b, LEN(pages)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlock(b, LEN(pages)), 0L);
 	expect_all_evictable(test, folios, pages, false, "unlocked in both VMAs");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
@@ -326,7 +326,7 @@ static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *t
 	expect_all_evictable(test, folios, NPAGES, true, "page cache before mlock");
 	lrutest_stat(&before);
 
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
 	expect_all_mlocked(test, folios, NPAGES, 1, "page cache after mlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
@@ -334,7 +334,7 @@ static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *t
 					.culled = NPAGES },
 				  "mlock of a page-cache mapping");
 
-	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
 	expect_all_evictable(test, folios, NPAGES, true, "page cache after munlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
@@ -359,10 +359,10 @@ static void mprotect_of_locked_range_keeps_it_locked(struct kunit *test)
 	lrutest_drain();
 	get_folios(test, addr, NPAGES, folios);
 	lrutest_stat(&before);
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(NPAGES)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
 	maps = lrutest_map_count();
 
-	KUNIT_ASSERT_EQ(test, lrutest_mprotect(addr + LEN(2), LEN(2), PROT_READ), 0L);
+	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(addr + LEN(2), LEN(2), PROT_READ, -1), 0L);
 	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_map_count(), maps + 2);
 	for (i = 0; i < NPAGES; i += 2)
@@ -372,7 +372,7 @@ static void mprotect_of_locked_range_keeps_it_locked(struct kunit *test)
 	expect_all_mlocked(test, folios, NPAGES, 1, "after mprotect");
 	lrutest_expect_stat_delta(test, &before, &locked, "mprotect of a locked range");
 
-	KUNIT_ASSERT_EQ(test, lrutest_munlock(addr, LEN(NPAGES)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
 	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
 	lrutest_vm_end(test);
 }
@@ -389,9 +389,9 @@ static void mremap_grow_of_locked_vma_locks_new_pages(struct kunit *test)
 	addr = lrutest_mmap_anon(test, old_pages, true);
 	lrutest_drain();
 	lrutest_stat(&before);
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(addr, LEN(old_pages)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(old_pages), 0), 0L);
 
-	ret = lrutest_mremap(addr, LEN(old_pages), LEN(NPAGES), MREMAP_MAYMOVE, 0);
+	ret = ksys_mremap(addr, LEN(old_pages), LEN(NPAGES), MREMAP_MAYMOVE, 0);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_VALUE(ret), "mremap: %ld", ret);
 	new_addr = ret;
 	lrutest_drain();
@@ -406,7 +406,7 @@ static void mremap_grow_of_locked_vma_locks_new_pages(struct kunit *test)
 					.culled = NPAGES },
 				  "mlock then mremap grow");
 
-	KUNIT_ASSERT_EQ(test, lrutest_munlock(new_addr, LEN(NPAGES)), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlock(new_addr, LEN(NPAGES)), 0L);
 	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
 	lrutest_vm_end(test);
 }

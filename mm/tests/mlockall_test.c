@@ -38,7 +38,7 @@ static void mlockall_current_locks_every_vma(struct kunit *test)
 	lrutest_drain();
 	lrutest_stat(&before);
 
-	KUNIT_ASSERT_EQ(test, lrutest_mlockall(MCL_CURRENT), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlockall(MCL_CURRENT), 0L);
 	KUNIT_EXPECT_EQ_MSG(test, current->mm->def_flags & VM_LOCKED_MASK,
 			    (vm_flags_t)0, "MCL_CURRENT alone set def_flags");
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(a) & VM_LOCKED_MASK, (vm_flags_t)VM_LOCKED);
@@ -58,7 +58,7 @@ static void mlockall_current_locks_every_vma(struct kunit *test)
 					.culled = 2 * PAGES },
 				  "mlockall(MCL_CURRENT)");
 
-	KUNIT_ASSERT_EQ(test, lrutest_munlockall(), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlockall(), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(a) & VM_LOCKED_MASK, (vm_flags_t)0);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(s) & VM_LOCKED_MASK, (vm_flags_t)0);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
@@ -91,7 +91,7 @@ static void mlockall_future_locks_new_mappings(struct kunit *test)
 	lrutest_drain();
 	lrutest_stat(&before);
 
-	KUNIT_ASSERT_EQ(test, lrutest_mlockall(MCL_FUTURE), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlockall(MCL_FUTURE), 0L);
 	KUNIT_EXPECT_EQ(test, current->mm->def_flags & VM_LOCKED_MASK,
 			(vm_flags_t)VM_LOCKED);
 	KUNIT_EXPECT_EQ_MSG(test, lrutest_vma_flags(old) & VM_LOCKED_MASK,
@@ -115,7 +115,7 @@ static void mlockall_future_locks_new_mappings(struct kunit *test)
 					.culled = PAGES },
 				  "new mapping after MCL_FUTURE");
 
-	KUNIT_ASSERT_EQ(test, lrutest_munlockall(), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlockall(), 0L);
 	KUNIT_EXPECT_EQ(test, current->mm->def_flags & VM_LOCKED_MASK, (vm_flags_t)0);
 	for (i = 0; i < PAGES; i++)
 		lrutest_expect_evictable(test, folios[i], false, "after munlockall");
@@ -145,8 +145,8 @@ static void mlockall_future_locks_brk_growth(struct kunit *test)
 	mm->brk = base;
 	lrutest_stat(&before);
 
-	KUNIT_ASSERT_EQ(test, lrutest_mlockall(MCL_FUTURE), 0L);
-	KUNIT_ASSERT_EQ(test, lrutest_brk(base + LEN(PAGES)), (long)(base + LEN(PAGES)));
+	KUNIT_ASSERT_EQ(test, ksys_mlockall(MCL_FUTURE), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_brk(base + LEN(PAGES)), (long)(base + LEN(PAGES)));
 	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(base) & VM_LOCKED_MASK, (vm_flags_t)VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)PAGES);
@@ -160,7 +160,7 @@ static void mlockall_future_locks_brk_growth(struct kunit *test)
 					.culled = PAGES },
 				  "brk() growth after MCL_FUTURE");
 
-	KUNIT_ASSERT_EQ(test, lrutest_munlockall(), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlockall(), 0L);
 	for (i = 0; i < PAGES; i++)
 		lrutest_expect_evictable(test, folios[i], false, "after munlockall");
 	lrutest_vm_end(test);
@@ -185,7 +185,7 @@ static void mlockall_onfault_locks_present_and_faulted_folios(struct kunit *test
 		present[i] = folio_at(test, p + LEN(i));
 	lrutest_stat(&before);
 
-	KUNIT_ASSERT_EQ(test, lrutest_mlockall(MCL_CURRENT | MCL_ONFAULT), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlockall(MCL_CURRENT | MCL_ONFAULT), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(p) & VM_LOCKED_MASK,
 			(vm_flags_t)(VM_LOCKED | VM_LOCKONFAULT));
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(u) & VM_LOCKED_MASK,
@@ -212,7 +212,7 @@ static void mlockall_onfault_locks_present_and_faulted_folios(struct kunit *test
 					.culled = PAGES + 1 },
 				  "one fault after MCL_ONFAULT");
 
-	KUNIT_ASSERT_EQ(test, lrutest_munlockall(), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlockall(), 0L);
 	for (i = 0; i < PAGES; i++)
 		lrutest_expect_evictable(test, present[i], false, "after munlockall");
 	lrutest_expect_evictable(test, faulted, false, "after munlockall");
@@ -232,7 +232,7 @@ static void mlockall_bad_flags_einval(struct kunit *test)
 	lrutest_drain();
 	lrutest_stat(&before);
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, lrutest_mlockall(bad[i]), (long)-EINVAL,
+		KUNIT_EXPECT_EQ_MSG(test, ksys_mlockall(bad[i]), (long)-EINVAL,
 				    "mlockall(%#x)", bad[i]);
 	KUNIT_EXPECT_EQ(test, current->mm->def_flags & VM_LOCKED_MASK, (vm_flags_t)0);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);

@@ -96,11 +96,11 @@ static void memcg_reclaim_culls_locked_folios_once(struct kunit *test)
 
 	for (i = 0; i < ROUNDS; i++) {
 		culled = lrutest_event(UNEVICTABLE_PGCULLED);
-		scanned = lrutest_event(PGSCAN_ANON);
+		scanned = lrutest_reclaim_total(PGSCAN_ANON);
 		r[i] = lrutest_memcg_reclaim(cg, TO_RECLAIM, MAX_SWAPPINESS);
 		/* Culled folios are put back through the LRU batch: drain it. */
 		lrutest_drain();
-		s[i] = lrutest_event(PGSCAN_ANON) - scanned;
+		s[i] = lrutest_reclaim_total(PGSCAN_ANON) - scanned;
 		c[i] = lrutest_event(UNEVICTABLE_PGCULLED) - culled;
 		kunit_info(test, "N=%lu M=%lu: reclaim %u scanned %lu, culled %lu, reclaimed %lu\n",
 			   NR_EVICTABLE, m, i + 1, s[i], c[i], r[i]);
@@ -172,12 +172,12 @@ static void memcg_reclaim_restores_a_missed_mlock(struct kunit *test)
 			    "set up: the shmem folios on the test memcg's anon lists");
 
 	lrutest_isolate(test, folios[0]);
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(a, SHARED_PAGES * PAGE_SIZE), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(a, SHARED_PAGES * PAGE_SIZE, 0), 0L);
 	lrutest_putback(test, folios[0]);
 	lrutest_drain();
 	lrutest_expect_mlocked(test, folios[0], 0, "mlocked while isolated, culled at putback");
-	KUNIT_ASSERT_EQ(test, lrutest_mlock(b, SHARED_PAGES * PAGE_SIZE), 0L);
-	KUNIT_ASSERT_EQ(test, lrutest_munlock(b, SHARED_PAGES * PAGE_SIZE), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(b, SHARED_PAGES * PAGE_SIZE, 0), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_munlock(b, SHARED_PAGES * PAGE_SIZE), 0L);
 	lrutest_drain();
 	lrutest_expect_evictable(test, folios[0], false,
 				 "the undercounted folio after the second VMA's munlock");

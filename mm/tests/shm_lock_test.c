@@ -13,7 +13,7 @@
  *
  * The test kthread gets a user mm (lrutest_mm_attach()), attaches segments
  * with do_shmat() and touches their pages with copy_to_user(); shmctl() is
- * reached through hooks/shm.c.  The folios are on the real node: counts
+ * ksys_shmctl().  The folios are on the real node: counts
  * are deltas of the global counters around each step.
  */
 #include <kunit/resource.h>
@@ -260,7 +260,7 @@ static void shm_lock_rlimit_and_rmid(struct kunit *test)
 			    "second SHM_LOCK charge");
 	lrutest_restore_ipc_lock(test, sc);
 
-	KUNIT_EXPECT_EQ_MSG(test, lrutest_shmctl(seg->id, IPC_RMID, NULL), 0L, "IPC_RMID");
+	KUNIT_EXPECT_EQ_MSG(test, ksys_shmctl(seg->id, IPC_RMID, NULL, IPC_64), 0L, "IPC_RMID");
 	lrutest_flush_fput();
 	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base + SHM_TEST_PAGES,
 			    "IPC_RMID while attached released the lock");
