@@ -12,8 +12,6 @@ COVERAGE_KERNEL=6.12
 # linux-source-KERNEL package (kernel_debian_suite: where it comes from).
 LRUTEST_KERNELS=(6.12 7.3)
 LRUTEST_KERNEL=${LRUTEST_KERNEL:-6.12}
-# Kernel versions the suite is built and run on (the gate's).
-LRUTEST_SUPPORTED_RE='^6\.12(\.[0-9]+)?$'
 
 die() {
 	echo "${0##*/}: error: $*" >&2
@@ -49,33 +47,6 @@ check_kernel_tree() {
 	if [ ! -f "$t/Makefile" ] || [ ! -f "$t/mm/vmscan.c" ] ||
 		[ ! -f "$t/tools/testing/kunit/kunit.py" ] || [ ! -f "$t/Kconfig" ]; then
 		die "'$t' is not a Linux kernel source tree (no Makefile, mm/vmscan.c or tools/testing/kunit/kunit.py)"
-	fi
-}
-
-# check_tree TREE: die unless TREE is a kernel source tree the suite is
-# built and run on.
-check_tree() {
-	local t=$1 ver
-	check_kernel_tree "$t"
-	ver=$(kernel_version "$t")
-	[[ $ver =~ $LRUTEST_SUPPORTED_RE ]] ||
-		die "kernel $ver at '$t' is not supported (lrutest is built and run on 6.12 only; first difference found: $(tree_difference "$t"))"
-}
-
-# tree_difference TREE: the first thing the suite relies on that TREE lacks
-# or has changed (in the order the build would meet them), as a phrase.
-tree_difference() {
-	local t=$1
-	if [ ! -f "$t/include/linux/pagevec.h" ]; then
-		echo "no include/linux/pagevec.h"
-	elif ! grep -q 'unlock_page_lruvec_irq(' "$t/include/linux/memcontrol.h" 2>/dev/null; then
-		echo "no unlock_page_lruvec_irq() in include/linux/memcontrol.h"
-	elif ! grep -q 'generate_params)(const void \*prev, char \*desc)' "$t/include/kunit/test.h" 2>/dev/null; then
-		echo "KUnit's generate_params is not (const void *prev, char *desc)"
-	elif ! grep -q '^static int evict_folios(struct lruvec \*lruvec, struct scan_control \*sc, int swappiness)' "$t/mm/vmscan.c"; then
-		echo "evict_folios() in mm/vmscan.c takes other arguments"
-	else
-		echo "none of the probed ones; the suite has not been built or run on it"
 	fi
 }
 

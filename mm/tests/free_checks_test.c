@@ -8,7 +8,7 @@
  * free_pages_prepare() checks pages (CONFIG_DEBUG_VM, init_on_free=1,
  * page_poison=1), which taints the kernel (TAINT_BAD_PAGE).  Each case
  * frees a folio from one state a kernel path left it in, with the checks
- * on, and fails on the taint itself, not only through the gate's log check.
+ * on, and fails on the taint itself, not only on the report in the log.
  * The taint cannot be cleared: the suite runs first (mm/tests/Makefile),
  * and a case after a bad page skips, saying so.
  */

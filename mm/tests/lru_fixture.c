@@ -396,8 +396,8 @@ unsigned long lrutest_memcg_lru_pages(struct lrutest_node *node, enum lru_list l
 /*
  * "lrutest_fail_at=CASE:STEP" on the kernel command line fails case CASE
  * (each of its parameters) at its STEP-th fixture step, counted from the
- * suite's init: a test-only knob for scripts/forcefail, which checks that a
- * case failing midway is red alone and leaves nothing behind for the next.
+ * suite's init: a test-only knob to check that a case failing midway is
+ * red alone and leaves nothing behind for the next.
  * Steps are the fixture calls a case makes between its other work
  * (lrutest_drain(), lrutest_event(), lrutest_add(), lrutest_shm_ctl(),
  * lrutest_memcg_reclaim()), counted in the case's own kthread only: never

@@ -4,8 +4,8 @@
  * folios, run through the kernel's memcg reclaim entry on a memory cgroup
  * that holds the test's folios alone (lru_memcg.c).
  *
- * The article's second claim: a share of memory is kept on the inactive
- * list and aged there.  When inactive_is_low() holds, reclaim deactivates
+ * A share of memory is kept on the inactive list and aged there (the
+ * comment above inactive_is_low()).  When inactive_is_low() holds, reclaim deactivates
  * from the active list (shrink_active_list(): PGREFILL, PGDEACTIVATE); when
  * it does not, the active list is left alone.  On the inactive list a folio
  * that was used gets another chance (folio_check_references()): mapped and

@@ -4,7 +4,7 @@
  * run through the kernel's memcg reclaim entry on a memory cgroup that holds
  * the test's folios alone (lru_memcg.c).
  *
- * The article's first claim: with split lists, reclaim looks only at folios
+ * Split lists let reclaim look only at folios
  * that are candidates for eviction.  Without swap, anon folios are not
  * candidates and their lists are not scanned at all; with swap, how the
  * pressure is shared follows swappiness: 0 keeps memcg reclaim off anon,

@@ -6,7 +6,7 @@
  * reclaim of a test memory cgroup (lru_memcg.c), culled to LRU_UNEVICTABLE
  * once each (UNEVICTABLE_PGCULLED), and cost the next reclaim nothing.
  *
- * The article's third claim as a cost table: N = 256 evictable anon folios
+ * Culling as a cost table: N = 256 evictable anon folios
  * and M = 0, 10 N, 100 N locked ones, all charged to the test memcg, swap
  * on, swappiness 200, three reclaims of 32 in a row.  The locked folios were
  * faulted and made cold first, so they are the first reclaim meets, on the
