@@ -65,10 +65,10 @@ static void check_move_mixed_batch(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_put_action, x2));
 	lru_add_drain();
 
-	lrutest_expect_unevictable(test, lrutest_real_lru(x0), x0, "x added", 0);
-	lrutest_expect_unevictable(test, lrutest_real_lru(x2), x2, "x added", 2);
-	lrutest_expect_unevictable(test, lrutest_real_lru(y), y, "y added", 0);
-	zlru = lrutest_real_lru(z);
+	lrutest_expect_unevictable(test, lrutest_locate(x0), x0, "x added", 0);
+	lrutest_expect_unevictable(test, lrutest_locate(x2), x2, "x added", 2);
+	lrutest_expect_unevictable(test, lrutest_locate(y), y, "y added", 0);
+	zlru = lrutest_locate(z);
 	KUNIT_ASSERT_TRUE_MSG(test, zlru == LRU_INACTIVE_FILE || zlru == LRU_ACTIVE_FILE,
 			      "z added: on list %d, not a file list", zlru);
 
@@ -104,24 +104,24 @@ static void check_move_mixed_batch(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, folio_test_lru(x0));
 	KUNIT_EXPECT_TRUE(test, folio_test_lru(x2));
 	if (lru_gen_enabled()) {
-		KUNIT_EXPECT_TRUE_MSG(test, is_file_lru(lrutest_real_lru(x0)),
-				      "x0 rescued to list %d", lrutest_real_lru(x0));
-		KUNIT_EXPECT_TRUE_MSG(test, is_file_lru(lrutest_real_lru(x2)),
-				      "x2 rescued to list %d", lrutest_real_lru(x2));
+		KUNIT_EXPECT_TRUE_MSG(test, is_file_lru(lrutest_locate(x0)),
+				      "x0 rescued to list %d", lrutest_locate(x0));
+		KUNIT_EXPECT_TRUE_MSG(test, is_file_lru(lrutest_locate(x2)),
+				      "x2 rescued to list %d", lrutest_locate(x2));
 	} else {
-		KUNIT_EXPECT_EQ_MSG(test, lrutest_real_lru(x0), (int)LRU_INACTIVE_FILE,
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(x0), (int)LRU_INACTIVE_FILE,
 				    "x0 rescued");
-		KUNIT_EXPECT_EQ_MSG(test, lrutest_real_lru(x2), (int)LRU_INACTIVE_FILE,
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(x2), (int)LRU_INACTIVE_FILE,
 				    "x2 rescued");
 	}
-	lrutest_expect_unevictable(test, lrutest_real_lru(y), y, "y, mapping still locked", 0);
+	lrutest_expect_unevictable(test, lrutest_locate(y), y, "y, mapping still locked", 0);
 	KUNIT_EXPECT_FALSE_MSG(test, folio_test_lru(xiso), "xiso (isolated) got PG_lru");
 	KUNIT_EXPECT_TRUE_MSG(test, folio_test_unevictable(xiso),
 			      "xiso (isolated) was rescued");
-	KUNIT_EXPECT_EQ_MSG(test, lrutest_real_lru(xiso), LRUTEST_NOT_LISTED,
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(xiso), LRUTEST_NOT_LISTED,
 			    "xiso (isolated) was listed");
 	KUNIT_EXPECT_FALSE(test, folio_test_unevictable(z));
-	KUNIT_EXPECT_EQ_MSG(test, lrutest_real_lru(z), zlru, "z (evictable) moved");
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(z), zlru, "z (evictable) moved");
 }
 
 static struct kunit_case check_move_cases[] = {

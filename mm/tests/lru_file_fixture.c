@@ -88,9 +88,10 @@ void lrutest_flush_fput(void)
 	lru_add_drain();
 }
 
-static void lrutest_fput(void *data)
+/* Put @file, as a KUnit action: a kthread's fput() is deferred, finish it. */
+void lrutest_fput(void *file)
 {
-	fput(data);
+	fput(file);
 	lrutest_flush_fput();
 }
 
@@ -114,24 +115,11 @@ void lrutest_close(struct kunit *test, struct file *file)
 	kunit_release_action(test, lrutest_fput, file);
 }
 
-/*
- * The list @folio is threaded on in the real node's lruvec, found by walking
- * it under its lru_lock, or LRUTEST_NOT_LISTED.
- */
-int lrutest_real_lru(struct folio *folio)
-{
-	struct lruvec *lruvec = folio_lruvec_lock_irq(folio);
-	int lru = lrutest_find_folio(lruvec, folio);
-
-	lrutest_lruvec_unlock_irq(lruvec);
-	return lru;
-}
-
 /**
  * lrutest_expect_unevictable - expect @folio on the unevictable "list"
  * @test: the test case
  * @listed: the list @folio was found threaded on by walking
- *	(lrutest_find_folio(), lrutest_real_lru())
+ *	(lrutest_find_folio(), lrutest_locate())
  * @folio: the folio
  * @step: what the case just did, for the messages
  * @i: the folio's number, for the messages

@@ -103,7 +103,10 @@ void lrutest_drain(void)
 	mlock_drain_local();
 }
 
-/* The evictable list @folio is threaded on, walked under its lru_lock. */
+/*
+ * The list @folio is threaded on in its lruvec, found by walking it under
+ * its lru_lock, or LRUTEST_NOT_LISTED.
+ */
 int lrutest_locate(struct folio *folio)
 {
 	struct lruvec *lruvec;
@@ -383,13 +386,6 @@ unsigned long lrutest_mmap_anon(struct kunit *test, unsigned long pages,
 			    (populate ? MAP_POPULATE : 0));
 }
 
-static void lrutest_fput_action(void *file)
-{
-	fput(file);
-	/* A kthread's fput() is deferred: finish it (and the VMAs') now. */
-	lrutest_flush_fput();
-}
-
 /* A tmpfs (shmem) file of @pages pages, put when the case ends. */
 struct file *lrutest_shmem_file(struct kunit *test, unsigned long pages)
 {
@@ -399,7 +395,7 @@ struct file *lrutest_shmem_file(struct kunit *test, unsigned long pages)
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(file), "shmem file: %ld",
 			       PTR_ERR(file));
 	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, lrutest_fput_action, file));
+			kunit_add_action_or_reset(test, lrutest_fput, file));
 	return file;
 }
 
@@ -408,7 +404,7 @@ static void lrutest_bdev_release(void *file)
 	/* Drop the page cache the case read in, then the device. */
 	lrutest_flush_fput();
 	invalidate_mapping_pages(((struct file *)file)->f_mapping, 0, -1);
-	lrutest_fput_action(file);
+	lrutest_fput(file);
 }
 
 /**

@@ -32,7 +32,7 @@ struct folio *lrutest_shmem_huge_folio(struct kunit *test, struct file **filep);
 struct lrutest_shmem_lock;
 struct lrutest_shmem_lock *lrutest_shmem_lock(struct kunit *test, struct file *file);
 void lrutest_shmem_unlock(struct kunit *test, struct lrutest_shmem_lock *l);
-int lrutest_real_lru(struct folio *folio);
+void lrutest_fput(void *file);
 
 void lrutest_expect_unevictable(struct kunit *test, int listed,
 				struct folio *folio, const char *step,

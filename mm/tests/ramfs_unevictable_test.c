@@ -87,7 +87,7 @@ static void expect_all_unevictable(struct kunit *test, struct address_space *map
 	for (i = 0; i < pages; i++) {
 		struct folio *folio = peek_folio(test, mapping, i);
 
-		lrutest_expect_unevictable(test, lrutest_real_lru(folio), folio, step, i);
+		lrutest_expect_unevictable(test, lrutest_locate(folio), folio, step, i);
 		KUNIT_EXPECT_FALSE_MSG(test, folio_test_active(folio),
 				       "%s: folio %lu active and unevictable", step, i);
 		KUNIT_EXPECT_FALSE_MSG(test, folio_test_mlocked(folio),
@@ -173,7 +173,7 @@ static void tmpfs_write_lists_evictable(struct kunit *test)
 	expect_delta(test, &s, 0, RAMFS_TEST_PAGES, 0, RAMFS_TEST_PAGES, 0, "write");
 	for (i = 0; i < RAMFS_TEST_PAGES; i++) {
 		struct folio *folio = peek_folio(test, file->f_mapping, i);
-		int lru = lrutest_real_lru(folio);
+		int lru = lrutest_locate(folio);
 
 		KUNIT_EXPECT_TRUE_MSG(test, folio_test_lru(folio), "folio %lu: PG_lru", i);
 		KUNIT_EXPECT_FALSE_MSG(test, folio_test_unevictable(folio),

@@ -57,7 +57,7 @@ static void expect_all_anon(struct kunit *test, struct lrutest_shm *seg, const c
 
 	for (i = 0; i < seg->pages; i++) {
 		struct folio *folio = shm_folio(test, seg, i);
-		int lru = lrutest_real_lru(folio);
+		int lru = lrutest_locate(folio);
 
 		KUNIT_EXPECT_TRUE_MSG(test, folio_test_lru(folio),
 				      "%s: folio %lu: PG_lru", step, i);
@@ -85,7 +85,7 @@ static void expect_all_unevictable(struct kunit *test, struct lrutest_shm *seg,
 	for (i = 0; i < seg->pages; i++) {
 		struct folio *folio = shm_folio(test, seg, i);
 
-		lrutest_expect_unevictable(test, lrutest_real_lru(folio), folio, step, i);
+		lrutest_expect_unevictable(test, lrutest_locate(folio), folio, step, i);
 		KUNIT_EXPECT_EQ_MSG(test, folio_test_mlocked(folio), mlocked,
 				    "%s: folio %lu: PG_mlocked", step, i);
 		lrutest_expect_refs(test, folio, 0, step);
