@@ -12,6 +12,7 @@
 
 #include <kunit/test.h>
 #include <linux/mmzone.h>
+#include <linux/version.h>
 #include <linux/mm_types.h>
 /*
  * What mm/ makes visible to KUnit: inactive_is_low(),
@@ -52,6 +53,27 @@ void lrutest_node_flush(struct lrutest_node *node);
 #define LRUTEST_NOT_LISTED	(-1)
 
 extern const char *const lrutest_lru_names[NR_LRU_LISTS];
+
+/*
+ * LRUTEST_KNOWN_BUG - skip, rather than fail, where this kernel is known to
+ * have the bug
+ * @test: the test case
+ * @cond: what the kernel promises (the expectation that follows checks it)
+ * @fixed_in: the release whose kernel first has the fix, KERNEL_VERSION()
+ * @fix: the upstream fix, "sha12 (\"subject\")"
+ *
+ * A kernel older than @fixed_in that breaks @cond has a bug fixed upstream
+ * after its release: the case ends as skipped, its reason starting "known
+ * bug of this kernel:", so that it is listed as such rather than hidden or
+ * failed.  A kernel that has the fix (or a backport of it) passes; one at
+ * or past @fixed_in that breaks @cond fails on the expectation after this.
+ */
+#define LRUTEST_KNOWN_BUG(test, cond, fixed_in, fix)				\
+	do {									\
+		if (!(cond) && LINUX_VERSION_CODE < (fixed_in))			\
+			kunit_skip(test, "known bug of this kernel: %s, fixed in %u.%u", \
+				   fix, (fixed_in) >> 16, ((fixed_in) >> 8) & 0xff); \
+	} while (0)
 
 int lrutest_init(struct kunit *test);
 void lrutest_step(void);

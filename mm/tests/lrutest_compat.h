@@ -18,6 +18,7 @@
 #include <linux/mm_types.h>
 #include <linux/namei.h>
 #include <linux/path.h>
+#include <linux/rmap.h>
 #include <linux/shmem_fs.h>
 #include <linux/vmstat.h>
 
@@ -270,6 +271,27 @@ static inline void lrutest_end_removing(struct path *parent, struct dentry *dent
 	dput(dentry);
 	path_put(parent);
 #endif
+}
+
+/*
+ * folio_referenced() of a locked @folio, as shrink_folio_list() calls it
+ * (no memcg filter): its return, and whether a VM_LOCKED VMA maps it.  The
+ * VMA flags it reports are a vma_flags_t on 7.3, vm_flags before.
+ */
+static inline int lrutest_folio_referenced(struct folio *folio, bool *locked)
+{
+#ifdef LRUTEST_HAS_REFERENCED_VMA_FLAGS
+	vma_flags_t flags;
+	int ret = folio_referenced(folio, 1, NULL, &flags);
+
+	*locked = vma_flags_test(&flags, VMA_LOCKED_BIT);
+#else
+	unsigned long flags = 0;
+	int ret = folio_referenced(folio, 1, NULL, &flags);
+
+	*locked = flags & VM_LOCKED;
+#endif
+	return ret;
 }
 
 #endif /* _MM_TESTS_LRUTEST_COMPAT_H */

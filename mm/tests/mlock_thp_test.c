@@ -15,9 +15,12 @@
 #include <kunit/test.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
+#include <linux/pagemap.h>
+#include <linux/rmap.h>
 
 #include "lrutest.h"
 #include "lrutest_mlock.h"
+#include "lrutest_reclaim.h"
 
 #ifdef CONFIG_TRANSPARENT_HUGEPAGE
 
@@ -245,6 +248,120 @@ static void munmap_of_half_a_locked_thp_rescues_it(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+/*
+ * A THP mapped whole, by PTEs, in one VM_LOCKED VMA, and not mlocked: the
+ * mlock of it, undone by a munlock of its first page (which splits the VMA
+ * and munlocks the folio), is not redone by the mlock of that page that
+ * merges the VMAs back, since mlock_pte_range() mlocks a large folio only
+ * if the range covers it (allow_mlock_munlock()).  The mlock that went
+ * missing is for reclaim's rmap walks to restore.
+ */
+static unsigned long thp_map_locked_unmlocked(struct kunit *test, struct folio **folio)
+{
+	unsigned long thp;
+	int maps;
+
+	thp = thp_map_by_ptes(test, folio);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(thp, THP_SIZE, 0), 0L);
+	maps = lrutest_map_count();
+	KUNIT_ASSERT_EQ(test, ksys_munlock(thp, PAGE_SIZE), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(thp, PAGE_SIZE, 0), 0L);
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_map_count(), maps,
+			    "set up: the locked VMA whole again");
+	KUNIT_ASSERT_TRUE(test, lrutest_vma_flags(thp) & VM_LOCKED);
+	KUNIT_ASSERT_EQ(test, folio_mapcount(*folio), (int)THP_PAGES);
+	lrutest_expect_evictable(test, *folio, false, "set up: not mlocked");
+	return thp;
+}
+
+/*
+ * folio_referenced() (reclaim's check of a folio's references) that meets
+ * a VM_LOCKED VMA mapping the whole large folio, within one page table,
+ * restores the mlock that went missing and reports VM_LOCKED, so that
+ * reclaim culls the folio rather than evicting it.
+ */
+static void folio_referenced_restores_the_mlock_of_a_locked_pte_mapped_thp(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct folio *folio;
+	bool locked;
+
+	thp_map_locked_unmlocked(test, &folio);
+	lrutest_stat(&before);
+	folio_lock(folio);
+	lrutest_folio_referenced(folio, &locked);
+	folio_unlock(folio);
+	KUNIT_EXPECT_TRUE_MSG(test, locked, "VM_LOCKED reported to reclaim");
+	lrutest_expect_mlocked(test, folio, 1, "after folio_referenced()");
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), (int)THP_PAGES);
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = THP_PAGES, .mlocked = THP_PAGES,
+					.culled = THP_PAGES },
+				  "folio_referenced() of a locked THP");
+	lrutest_vm_end(test);
+}
+
+/*
+ * try_to_unmap() (reclaim's unmap, reached without folio_referenced() when
+ * references are ignored) that meets the VM_LOCKED VMA mapping the whole
+ * large folio unmaps nothing and restores the missing mlock.  Linux before
+ * 6.19 restored it for small folios only.
+ */
+static void try_to_unmap_restores_the_mlock_of_a_locked_thp(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct folio *folio;
+
+	thp_map_locked_unmlocked(test, &folio);
+	lrutest_stat(&before);
+	folio_lock(folio);
+	try_to_unmap(folio, 0);
+	folio_unlock(folio);
+	KUNIT_EXPECT_EQ_MSG(test, folio_mapcount(folio), (int)THP_PAGES, "nothing unmapped");
+	LRUTEST_KNOWN_BUG(test, folio_test_mlocked(folio), KERNEL_VERSION(6, 19, 0),
+			  "8c49fbafedf1 (\"mm/rmap: mlock large folios in try_to_unmap_one()\")");
+	lrutest_expect_mlocked(test, folio, 1, "after try_to_unmap()");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = THP_PAGES, .mlocked = THP_PAGES,
+					.culled = THP_PAGES },
+				  "try_to_unmap() of a locked THP");
+	lrutest_vm_end(test);
+}
+
+/*
+ * mmap(MAP_LOCKED) of a huge tmpfs file: the populate faults the PMD-sized
+ * folio in, mapped whole by the VM_LOCKED VMA, and unevictable-lru.rst
+ * ("mmap(MAP_LOCKED) System Call Handling") wants the pages mlocked as the
+ * call returns.  A large folio skips the mlock batch, so no drain is needed.
+ * Linux before 6.19 mlocks no large folio at map time ("leave page reclaim
+ * to handle large folio"): Mlocked is short by the whole folio until reclaim
+ * happens to meet it.
+ */
+static void map_locked_of_a_huge_tmpfs_folio_mlocks_it(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct folio *folio;
+	struct file *file;
+
+	folio = lrutest_shmem_huge_folio(test, &file);
+	lrutest_stat(&before);
+	lrutest_mmap(test, file, THP_PAGES, MAP_SHARED | MAP_LOCKED);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES);
+	KUNIT_ASSERT_EQ_MSG(test, folio_entire_mapcount(folio), 1,
+			    "the populate maps the whole folio by its PMD");
+	LRUTEST_KNOWN_BUG(test, folio_test_mlocked(folio), KERNEL_VERSION(6, 19, 0),
+			  "ab521b4142aa (\"mm/rmap: improve mlock tracking for large folios\")");
+	lrutest_expect_mlocked(test, folio, 1, "after mmap(MAP_LOCKED)");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = THP_PAGES, .mlocked = THP_PAGES,
+					.culled = THP_PAGES },
+				  "mmap(MAP_LOCKED) of a huge tmpfs folio");
+	lrutest_vm_end(test);
+}
+
 #else /* !CONFIG_TRANSPARENT_HUGEPAGE */
 
 static void thp_skip(struct kunit *test)
@@ -258,6 +375,9 @@ static void thp_skip(struct kunit *test)
 #define munmap_of_half_a_locked_thp_rescues_it		thp_skip
 #define mlock_of_a_pte_mapped_thp_locks_it_once		thp_skip
 #define munlock_of_half_a_pte_mapped_locked_thp_rescues_it	thp_skip
+#define map_locked_of_a_huge_tmpfs_folio_mlocks_it	thp_skip
+#define folio_referenced_restores_the_mlock_of_a_locked_pte_mapped_thp	thp_skip
+#define try_to_unmap_restores_the_mlock_of_a_locked_thp	thp_skip
 
 #endif
 
@@ -268,6 +388,9 @@ static struct kunit_case mlock_thp_cases[] = {
 	KUNIT_CASE(munmap_of_half_a_locked_thp_rescues_it),
 	KUNIT_CASE(mlock_of_a_pte_mapped_thp_locks_it_once),
 	KUNIT_CASE(munlock_of_half_a_pte_mapped_locked_thp_rescues_it),
+	KUNIT_CASE(map_locked_of_a_huge_tmpfs_folio_mlocks_it),
+	KUNIT_CASE(folio_referenced_restores_the_mlock_of_a_locked_pte_mapped_thp),
+	KUNIT_CASE(try_to_unmap_restores_the_mlock_of_a_locked_thp),
 	{}
 };
 

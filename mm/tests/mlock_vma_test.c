@@ -10,6 +10,7 @@
  * VM_LOCKONFAULT, mm->locked_vm, NR_MLOCK and the unevictable_pgs_* events.
  */
 #include <kunit/test.h>
+#include <linux/migrate.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 
@@ -411,6 +412,245 @@ static void mremap_grow_of_locked_vma_locks_new_pages(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+/*
+ * unevictable-lru.rst, "Migrating MLOCKED Pages": the mlock follows the
+ * mapping.  Run through the kernel's migrate_pages() of an isolated folio,
+ * as compaction does, the counters add up so: the unmap munlocks the old
+ * folio, isolated and so off every list (stranded); the new folio takes its
+ * PG_unevictable and goes on the LRU first, where, evictable until mapped,
+ * it is rescued; the migration PTEs replaced in the VM_LOCKED VMA mlock it
+ * (mlocked) and, found on the LRU, move it to the unevictable list
+ * (culled), mlock_count 1.  NR_MLOCK ends as it began.  The case drops its
+ * own reference first: migration needs the folio held by its mapping and
+ * its isolation alone.
+ */
+static void migration_of_a_locked_folio_keeps_it_mlocked(struct kunit *test)
+{
+	struct migration_target_control mtc = {
+		.nid = NUMA_NO_NODE,
+		.gfp_mask = GFP_HIGHUSER_MOVABLE,
+	};
+	struct lrutest_stat before;
+	struct folio *old, *new;
+	unsigned int nr = 0;
+	unsigned long addr;
+	LIST_HEAD(list);
+
+	addr = lrutest_mmap_anon(test, 1, true);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(1), 0), 0L);
+	old = lrutest_folio_at(test, addr);
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	lrutest_expect_mlocked(test, old, 1, "set up");
+	KUNIT_ASSERT_TRUE(test, isolate_folio_to_list(old, &list));
+	kunit_release_action(test, lrutest_folio_put_action, old);
+	lrutest_stat(&before);
+
+	KUNIT_EXPECT_EQ(test, migrate_pages(&list, alloc_migration_target, NULL,
+					    (unsigned long)&mtc, MIGRATE_SYNC,
+					    MR_COMPACTION, &nr), 0);
+	KUNIT_EXPECT_EQ(test, nr, 1U);
+	KUNIT_EXPECT_TRUE(test, list_empty(&list));
+	new = lrutest_folio_at(test, addr);
+	KUNIT_ASSERT_NOT_NULL(test, new);
+	KUNIT_EXPECT_PTR_NE(test, new, old);
+	lrutest_expect_mlocked(test, new, 1, "after migration");
+	lrutest_expect_refs(test, new, 1, "after migration");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.mlocked = 1, .culled = 1, .rescued = 1,
+					.stranded = 1 },
+				  "migration of a locked folio");
+	lrutest_vm_end(test);
+}
+
+/*
+ * mremap(MREMAP_DONTUNMAP) of the first page of a locked VMA: move_vma()
+ * splits the locked VMA at the moved range first, so that clearing
+ * VM_LOCKED on the emptied old range touches that range alone; the moved
+ * page keeps its mlock in the new VMA, the rest stays locked in place, and
+ * locked_vm, untouched by a move that does not unmap, still matches the
+ * VM_LOCKED pages.
+ */
+static void mremap_dontunmap_of_part_of_a_locked_vma_keeps_the_rest_locked(struct kunit *test)
+{
+	struct folio *folios[4];
+	unsigned long addr, new_addr;
+	long ret;
+
+	addr = lrutest_mmap_anon(test, 4, true);
+	lrutest_drain();
+	get_folios(test, addr, 4, folios);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(4), 0), 0L);
+
+	ret = ksys_mremap(addr, LEN(1), LEN(1), MREMAP_MAYMOVE | MREMAP_DONTUNMAP, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_VALUE(ret), "mremap: %ld", ret);
+	new_addr = ret;
+	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr) & VM_LOCKED);
+	KUNIT_EXPECT_TRUE(test, lrutest_vma_flags(addr + LEN(1)) & VM_LOCKED);
+	KUNIT_EXPECT_TRUE(test, lrutest_vma_flags(addr + LEN(3)) & VM_LOCKED);
+	KUNIT_EXPECT_TRUE(test, lrutest_vma_flags(new_addr) & VM_LOCKED);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 4UL);
+	expect_all_mlocked(test, folios + 1, 3, 1, "left in place");
+	KUNIT_EXPECT_PTR_EQ(test, lrutest_folio_at(test, new_addr), folios[0]);
+	lrutest_expect_mlocked(test, folios[0], 1, "moved");
+	lrutest_expect_refs(test, folios[0], 2, "moved, looked up twice");
+
+	KUNIT_ASSERT_EQ(test, vm_munmap(new_addr, LEN(1)), 0);
+	KUNIT_ASSERT_EQ(test, vm_munmap(addr, LEN(4)), 0);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	lrutest_vm_end(test);
+}
+
+/*
+ * mlock() and munlock() over the VMA layouts a range can meet: ranges that
+ * start or end inside a VMA, locked and unlocked VMAs side by side that
+ * mlock_fixup() merges with the previous or the next one, and holes.
+ * apply_vma_lock_flags() walks the VMAs of the range in order, fixes each
+ * up (split, merge, flags, mlock_vma_pages_range()) and returns -ENOMEM at
+ * the first hole, leaving what it fixed before it as fixed.  Each row sets
+ * a layout up on NPAGES populated pages of one fresh VMA with @pre, then
+ * makes one call: its return, which pages are mlocked (each once, with no
+ * reference but the case's), how many VMAs the pages make, locked_vm and
+ * the counters, by the arithmetic of the two masks: a page locked by the
+ * call is mlocked, culled and counted in NR_MLOCK; one unlocked is
+ * munlocked and rescued.
+ */
+enum layout_op { OP_NONE, OP_MLOCK, OP_MLOCK_ONFAULT, OP_MUNLOCK, OP_MUNMAP };
+
+struct layout_step {
+	enum layout_op op;
+	int first, pages;
+};
+
+struct layout_row {
+	const char *name;
+	struct layout_step pre[3];
+	struct layout_step call;
+	long ret;
+	unsigned int pre_locked;	/* mask of mlocked pages before the call */
+	unsigned int locked;		/* ... and after it */
+	unsigned int holes;		/* mask of unmapped pages */
+	int vmas;			/* VMAs over the NPAGES pages after the call */
+};
+
+static const struct layout_row layout_rows[] = {
+	{ "mlock_over_a_locked_middle_merges_with_the_next_vma",
+	  { { OP_MLOCK, 2, 2 } }, { OP_MLOCK, 0, 8 }, 0, 0x0c, 0xff, 0, 1 },
+	{ "mlock_over_a_locked_head_merges_with_the_previous_vma",
+	  { { OP_MLOCK, 0, 2 } }, { OP_MLOCK, 0, 8 }, 0, 0x03, 0xff, 0, 1 },
+	{ "mlock_over_a_locked_tail_merges_into_one_vma",
+	  { { OP_MLOCK, 6, 2 } }, { OP_MLOCK, 0, 8 }, 0, 0xc0, 0xff, 0, 1 },
+	{ "mlock_over_two_locked_islands_merges_five_vmas",
+	  { { OP_MLOCK, 1, 1 }, { OP_MLOCK, 5, 2 } }, { OP_MLOCK, 0, 8 },
+	  0, 0x62, 0xff, 0, 1 },
+	{ "mlock_from_inside_a_locked_vma_to_inside_an_unlocked_one",
+	  { { OP_MLOCK, 0, 3 } }, { OP_MLOCK, 2, 4 }, 0, 0x07, 0x3f, 0, 2 },
+	{ "mlock2_onfault_over_a_locked_head_splits_by_flags",
+	  { { OP_MLOCK, 0, 4 } }, { OP_MLOCK_ONFAULT, 2, 6 }, 0, 0x0f, 0xff, 0, 2 },
+	{ "munlock_over_an_unlocked_middle_merges_into_one_vma",
+	  { { OP_MLOCK, 0, 8 }, { OP_MUNLOCK, 2, 2 } }, { OP_MUNLOCK, 0, 8 },
+	  0, 0xf3, 0x00, 0, 1 },
+	{ "munlock_from_inside_a_locked_vma_to_inside_an_unlocked_one",
+	  { { OP_MLOCK, 0, 4 } }, { OP_MUNLOCK, 2, 4 }, 0, 0x0f, 0x03, 0, 2 },
+	{ "mlock_over_a_hole_locks_up_to_it_and_fails",
+	  { { OP_MUNMAP, 4, 1 } }, { OP_MLOCK, 0, 8 }, -ENOMEM, 0x00, 0x0f, 0x10, 2 },
+	{ "munlock_over_a_hole_unlocks_up_to_it_and_fails",
+	  { { OP_MLOCK, 0, 8 }, { OP_MUNMAP, 4, 1 } }, { OP_MUNLOCK, 0, 8 },
+	  -ENOMEM, 0xef, 0xe0, 0x10, 2 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(layout, layout_rows, name);
+
+static long layout_do(unsigned long addr, const struct layout_step *step)
+{
+	unsigned long start = addr + LEN(step->first), len = LEN(step->pages);
+
+	switch (step->op) {
+	case OP_MLOCK:
+		return ksys_mlock2(start, len, 0);
+	case OP_MLOCK_ONFAULT:
+		return ksys_mlock2(start, len, MLOCK_ONFAULT);
+	case OP_MUNLOCK:
+		return ksys_munlock(start, len);
+	case OP_MUNMAP:
+		return vm_munmap(start, len);
+	default:
+		return 0;
+	}
+}
+
+/* The VMAs that map any of the NPAGES pages at @addr. */
+static int layout_vmas(unsigned long addr)
+{
+	unsigned long a = addr, start, end;
+	int n = 0;
+
+	while (a < addr + LEN(NPAGES)) {
+		if (lrutest_vma_span(a, &start, &end)) {
+			a += PAGE_SIZE;
+			continue;
+		}
+		n++;
+		a = end;
+	}
+	return n;
+}
+
+static void expect_layout(struct kunit *test, unsigned long addr,
+			  struct folio **folios, const struct layout_row *row,
+			  unsigned int locked, const char *what)
+{
+	int i;
+
+	for (i = 0; i < NPAGES; i++) {
+		if (row->holes & BIT(i))
+			continue;
+		if (locked & BIT(i))
+			lrutest_expect_mlocked(test, folios[i], 1, what);
+		else
+			lrutest_expect_evictable(test, folios[i], false, what);
+		lrutest_expect_refs(test, folios[i], 1, what);
+		KUNIT_EXPECT_EQ_MSG(test, !!(lrutest_vma_flags(addr + LEN(i)) & VM_LOCKED),
+				    !!(locked & BIT(i)), "%s: VM_LOCKED of page %d", what, i);
+	}
+}
+
+static void mlock_and_munlock_over_vma_layouts(struct kunit *test)
+{
+	const struct layout_row *row = test->param_value;
+	unsigned int gained = row->locked & ~row->pre_locked;
+	unsigned int lost = row->pre_locked & ~row->locked;
+	struct folio *folios[NPAGES];
+	struct lrutest_stat before;
+	unsigned long addr;
+	int i;
+
+	addr = lrutest_mmap_anon(test, NPAGES, true);
+	lrutest_drain();
+	get_folios(test, addr, NPAGES, folios);
+	for (i = 0; i < ARRAY_SIZE(row->pre) && row->pre[i].op != OP_NONE; i++)
+		KUNIT_ASSERT_EQ_MSG(test, layout_do(addr, &row->pre[i]), 0L, "set up step %d", i);
+	/* The set up's munmap leaves its munlocks in this CPU's mlock batch (7.3). */
+	lrutest_drain();
+	expect_layout(test, addr, folios, row, row->pre_locked, "set up");
+	lrutest_stat(&before);
+
+	KUNIT_EXPECT_EQ(test, layout_do(addr, &row->call), row->ret);
+	expect_layout(test, addr, folios, row, row->locked, "after the call");
+	KUNIT_EXPECT_EQ(test, layout_vmas(addr), row->vmas);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(),
+			(unsigned long)hweight32(row->locked & ~row->holes));
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = (long)hweight32(gained) - hweight32(lost),
+					.mlocked = hweight32(gained),
+					.culled = hweight32(gained),
+					.munlocked = hweight32(lost),
+					.rescued = hweight32(lost) },
+				  "the call");
+	lrutest_vm_end(test);
+}
+
 static struct kunit_case mlock_vma_cases[] = {
 	KUNIT_CASE(mlock_populated_anon_culls_then_munlock_rescues),
 	KUNIT_CASE(mlock_unpopulated_anon_faults_in_mlocked),
@@ -421,6 +661,9 @@ static struct kunit_case mlock_vma_cases[] = {
 	KUNIT_CASE(mlock_pagecache_file_culls_then_rescues_to_file_list),
 	KUNIT_CASE(mprotect_of_locked_range_keeps_it_locked),
 	KUNIT_CASE(mremap_grow_of_locked_vma_locks_new_pages),
+	KUNIT_CASE(mremap_dontunmap_of_part_of_a_locked_vma_keeps_the_rest_locked),
+	KUNIT_CASE(migration_of_a_locked_folio_keeps_it_mlocked),
+	KUNIT_CASE_PARAM(mlock_and_munlock_over_vma_layouts, layout_gen_params),
 	{}
 };
 

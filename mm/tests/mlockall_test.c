@@ -8,10 +8,13 @@
  * with the case's kthread.
  */
 #include <kunit/test.h>
+#include <linux/anon_inodes.h>
+#include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 
 #include "lrutest_mlock.h"
+#include "lrutest_reclaim.h"
 
 #define PAGES	4
 #define LEN(n)	((unsigned long)(n) << PAGE_SHIFT)
@@ -242,12 +245,64 @@ static void mlockall_bad_flags_einval(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+/* ->mmap() of a driver that inserts its own page: VM_MIXEDMAP. */
+static int insert_page_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return vm_insert_page(vma, vma->vm_start, file->private_data);
+}
+
+static const struct file_operations insert_page_fops = {
+	.mmap = insert_page_mmap,
+};
+
+static void free_page_action(void *page)
+{
+	__free_page(page);
+}
+
+/*
+ * unevictable-lru.rst, "Filtering Special VMAs": a VM_MIXEDMAP (or VM_IO,
+ * VM_PFNMAP, VM_DONTEXPAND) VMA is not mlocked, and mmap_region() clears the
+ * VM_LOCKED that MCL_FUTURE brings (no locked_vm charge).  The page the
+ * driver's ->mmap() inserts is mapped while VM_LOCKED is still set, and
+ * mlock_vma_folio() must skip it for the VM_SPECIAL bit: nothing would
+ * ever munlock it.
+ */
+static void mlockall_future_mlocks_no_page_of_a_special_vma(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct file *file;
+	struct page *page;
+	unsigned long addr;
+
+	page = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, free_page_action, page));
+	file = anon_inode_getfile("lrutest", &insert_page_fops, page, O_RDWR);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_fput, file));
+	KUNIT_ASSERT_EQ(test, ksys_mlockall(MCL_FUTURE), 0L);
+	lrutest_stat(&before);
+
+	addr = lrutest_mmap(test, file, 1, MAP_SHARED);
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & (VM_MIXEDMAP | VM_LOCKED_MASK),
+			(vm_flags_t)VM_MIXEDMAP);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	KUNIT_EXPECT_FALSE(test, folio_test_mlocked(page_folio(page)));
+	KUNIT_EXPECT_EQ(test, folio_mapcount(page_folio(page)), 1);
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
+				  "mmap of a VM_MIXEDMAP file after MCL_FUTURE");
+	KUNIT_ASSERT_EQ(test, ksys_munlockall(), 0L);
+	lrutest_vm_end(test);
+}
+
 static struct kunit_case mlockall_cases[] = {
 	KUNIT_CASE(mlockall_current_locks_every_vma),
 	KUNIT_CASE(mlockall_future_locks_new_mappings),
 	KUNIT_CASE(mlockall_future_locks_brk_growth),
 	KUNIT_CASE(mlockall_onfault_locks_present_and_faulted_folios),
 	KUNIT_CASE(mlockall_bad_flags_einval),
+	KUNIT_CASE(mlockall_future_mlocks_no_page_of_a_special_vma),
 	{}
 };
 
