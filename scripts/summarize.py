@@ -5,13 +5,40 @@
 Usage: summarize.py RESULTS_DIR...  Prints one line per folder and a last
 line "N passed, N failed, N skipped".  A folder without results.json (the
 build or the boot broke) counts as one failure.  Exits 1 on any failure.
+A case skipped as a known bug of the kernel (its KTAP skip reason, in the
+folder's test.log, starts "known bug of this kernel:") gets a line of its
+own after its folder's.
 
 summarize.py --failed RESULTS_DIR... prints the failed cases instead, one
 per line, as suite.case or suite.case/parameter (scripts/mutate's matrix).
 """
 import json
 import os
+import re
 import sys
+
+KNOWN_BUG = re.compile(r"^(\s*)ok \d+ (.*?) # SKIP (known bug of this kernel: .*)$")
+SUBTEST = re.compile(r"^(\s*)# Subtest: (.*)$")
+
+
+def known_bugs(d):
+    """Yield 'suite.case: reason' for each case skipped as a known bug."""
+    headers = {}
+    try:
+        with open(os.path.join(d, "test.log"), errors="replace") as f:
+            for line in f:
+                line = line.rstrip("\n")
+                m = SUBTEST.match(line)
+                if m:
+                    headers[len(m.group(1))] = m.group(2).strip()
+                    continue
+                m = KNOWN_BUG.match(line)
+                if m:
+                    depth = len(m.group(1))
+                    names = [headers[k] for k in sorted(headers) if k <= depth]
+                    yield f"{'.'.join(names + [m.group(2)])}: {m.group(3)}"
+    except OSError:
+        return
 
 
 def leaves(group):
@@ -63,6 +90,8 @@ def main(dirs):
             counts["FAIL"] += 1
         print(f"{name}: {counts['PASS']} passed, {counts['FAIL']} failed, "
               f"{counts['SKIP']} skipped")
+        for bug in known_bugs(d):
+            print(f"{name}: {bug}")
         for k in total:
             total[k] += counts[k]
     print(f"{total['PASS']} passed, {total['FAIL']} failed, "

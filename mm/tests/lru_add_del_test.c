@@ -334,11 +334,54 @@ static void lru_add_del_leaves_global_counters_balanced(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, zafter, zbefore, "global zone counter after del");
 }
 
+/*
+ * Multi-gen LRU: a folio added while PG_active (activated by reclaim, a
+ * refault or folio_activate()) goes to the youngest generation, and
+ * lru_gen_add_folio() clears PG_active, which means "youngest" only while
+ * the folio is off the lists.  In 6.12 its tier restarts there too: the
+ * accesses through file descriptors counted so far (PG_referenced and the
+ * refs field, LRU_REFS_MASK) are cleared with PG_active, as folio_inc_gen()
+ * clears them, and PG_workingset stays (PSI reads it).  7.3 keeps
+ * PG_referenced and the refs (LRU_REFS_FLAGS): a second access promotes.
+ */
+static void lru_gen_add_of_an_active_folio_restarts_its_tier(struct kunit *test)
+{
+#ifdef CONFIG_LRU_GEN
+	const unsigned long refs = LRU_REFS_MASK | BIT(PG_referenced);
+	struct lrutest_node *node;
+	unsigned long kept;
+	struct folio *folio;
+
+	if (!lru_gen_enabled())
+		kunit_skip(test, "the multi-gen LRU is not enabled: no tiers");
+	node = lrutest_node_create(test);
+	folio = lrutest_folio(test, node, 0, LRUTEST_ACTIVE);
+	folio_set_workingset(folio);
+	set_mask_bits(lrutest_folio_flags_word(folio), refs, refs);
+
+	lrutest_add(node, folio);
+#ifdef LRUTEST_HAS_LRU_GEN_FOLIO_SEQ
+	kept = refs;
+#else
+	kept = 0;
+#endif
+	KUNIT_EXPECT_EQ(test, lrutest_folio_flags(folio) & refs, kept);
+	KUNIT_EXPECT_EQ(test, folio_lru_gen(folio),
+			lru_gen_from_seq(node->lruvec->lrugen.max_seq));
+	KUNIT_EXPECT_FALSE(test, folio_test_active(folio));
+	KUNIT_EXPECT_TRUE(test, folio_test_workingset(folio));
+	lrutest_del(node, folio);
+#else
+	kunit_skip(test, "CONFIG_LRU_GEN is off");
+#endif
+}
+
 static struct kunit_case lru_add_del_cases[] = {
 	KUNIT_CASE_PARAM(lru_add_then_del_accounts_pages, lru_add_gen_params),
 	KUNIT_CASE(lru_move_through_all_lists_keeps_counts),
 	KUNIT_CASE(lru_mixed_population_stays_consistent),
 	KUNIT_CASE(lru_add_del_leaves_global_counters_balanced),
+	KUNIT_CASE(lru_gen_add_of_an_active_folio_restarts_its_tier),
 	{}
 };
 

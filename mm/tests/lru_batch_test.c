@@ -16,6 +16,7 @@
 #include <linux/workqueue.h>
 
 #include "lrutest.h"
+#include "internal.h"	/* mlock_folio(), munlock_folio(): mm/ by -I */
 #include "lrutest_mlock.h"
 
 struct batch_row {
@@ -129,11 +130,92 @@ static void folio_added_on_another_cpu_waits_for_lru_add_drain_all(struct kunit 
 			    "references after lru_add_drain_all()");
 }
 
+/*
+ * A folio queued to be moved (here by folio_deactivate(), as MADV_COLD
+ * does, to the lru_deactivate batch; the lazyfree and rotate batches, and
+ * the activate batch on SMP, alike) stays on its list with PG_lru until
+ * the batch is drained: folio_batch_move_lru() clears PG_lru when it moves
+ * the folio, not the queueing.  So an mlock
+ * meanwhile finds it on its list and culls it at once (mlock_count 1), and
+ * the drain then leaves the unevictable folio where it is.
+ */
+static void folio_queued_for_deactivation_stays_listed_for_mlock(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct folio *folio;
+	int refs, lru;
+
+	lru_add_drain();
+	folio = lrutest_real_folio(test, 0, LRUTEST_ACTIVE, true);
+	lru = lrutest_locate(folio);
+	refs = folio_ref_count(folio);
+
+	folio_deactivate(folio);
+	KUNIT_EXPECT_TRUE_MSG(test, folio_test_lru(folio), "PG_lru while queued");
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(folio), lru, "its list while queued");
+	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), refs + 1,
+			    "references: the batch holds one");
+
+	lrutest_stat(&before);
+	mlock_folio(folio);
+	mlock_drain_local();
+	lrutest_expect_mlocked(test, folio, 1, "mlocked while queued for deactivation");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = 1, .mlocked = 1, .culled = 1 },
+				  "mlock of a folio queued for deactivation");
+
+	lru_add_drain();
+	lrutest_expect_mlocked(test, folio, 1, "after the deactivation batch is drained");
+	KUNIT_EXPECT_EQ(test, folio_ref_count(folio), refs);
+	munlock_folio(folio);
+	lrutest_drain();
+}
+
+/*
+ * put_pages_list() frees a list of pages longer than a folio batch: the
+ * pages whose last reference it drops go to the allocator a batch at a
+ * time (free_unref_folios()), which reuses their list links, so the walk
+ * must have read the next page before.  Every page is freed (PGFREE, exact
+ * on one CPU where nothing else runs meanwhile) and the list left empty.
+ */
+static void put_pages_list_frees_more_than_a_batch(struct kunit *test)
+{
+#ifdef LRUTEST_HAS_PUT_PAGES_LIST
+	const int nr = 3 * ARRAY_SIZE(((struct folio_batch *)NULL)->folios) + 1;
+	unsigned long freed;
+	LIST_HEAD(pages);
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		struct page *page = alloc_page(GFP_KERNEL);
+
+		if (!page) {
+			put_pages_list(&pages);
+			KUNIT_FAIL_AND_ABORT(test, "alloc_page() %d failed", i);
+		}
+		list_add(&page->lru, &pages);
+	}
+	freed = lrutest_vm_event(PGFREE);
+	put_pages_list(&pages);
+	freed = lrutest_vm_event(PGFREE) - freed;
+	KUNIT_EXPECT_TRUE(test, list_empty(&pages));
+	if (num_online_cpus() == 1)
+		KUNIT_EXPECT_EQ(test, freed, (unsigned long)nr);
+	else
+		KUNIT_EXPECT_GE(test, freed, (unsigned long)nr);
+#else
+	kunit_skip(test, "no put_pages_list() in this kernel");
+#endif
+}
+
 static struct kunit_case lru_batch_cases[] = {
 	KUNIT_CASE_PARAM(folio_add_lru_batches_small_folios_until_the_drain,
 			 batch_gen_params),
 	KUNIT_CASE(folio_add_lru_lists_at_once_while_lru_cache_disabled),
 	KUNIT_CASE(folio_added_on_another_cpu_waits_for_lru_add_drain_all),
+	KUNIT_CASE(folio_queued_for_deactivation_stays_listed_for_mlock),
+	KUNIT_CASE(put_pages_list_frees_more_than_a_batch),
 	{}
 };
 

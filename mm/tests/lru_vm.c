@@ -13,6 +13,7 @@
 #include <kunit/test-bug.h>
 #include <linux/blkdev.h>
 #include <linux/err.h>
+#include <linux/huge_mm.h>
 #include <linux/file.h>
 #include <linux/kthread.h>
 #include <linux/major.h>
@@ -52,6 +53,76 @@ void lrutest_stat(struct lrutest_stat *stat)
 	stat->file_pages = lrutest_node_state(NR_FILE_PAGES);
 	stat->lists = false;
 }
+
+/**
+ * lrutest_vm_event - a vm event's count, summed over every CPU
+ * @item: the event
+ *
+ * For a case that counts one event over a call: the count before and after.
+ */
+unsigned long lrutest_vm_event(enum vm_event_item item)
+{
+	static unsigned long ev[NR_VM_EVENT_ITEMS];
+
+	all_vm_events(ev);
+	return ev[item];
+}
+
+#ifdef CONFIG_TRANSPARENT_HUGEPAGE
+/**
+ * lrutest_thp_map - a PMD-mapped anon THP
+ * @test: the test case
+ * @folio: set to the THP, a reference held until the case ends
+ *
+ * Twice its size mapped, the aligned half made MADV_HUGEPAGE and faulted by
+ * a write, the batches drained.  Returns its address.
+ */
+unsigned long lrutest_thp_map(struct kunit *test, struct folio **folio)
+{
+	unsigned long addr, thp;
+
+	addr = lrutest_mmap_anon(test, 2 * HPAGE_PMD_NR, false);
+	thp = ALIGN(addr, HPAGE_PMD_SIZE);
+	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, thp, HPAGE_PMD_SIZE, MADV_HUGEPAGE), 0);
+	lrutest_touch(test, thp);
+	lrutest_drain();
+	*folio = lrutest_folio_at(test, thp);
+	KUNIT_ASSERT_NOT_NULL(test, *folio);
+	KUNIT_ASSERT_EQ_MSG(test, folio_nr_pages(*folio), (long)HPAGE_PMD_NR,
+			    "the fault of a MADV_HUGEPAGE range (THP enabled=%s)",
+			    hugepage_global_always() ? "always" : "madvise/never");
+	KUNIT_ASSERT_EQ_MSG(test, folio_entire_mapcount(*folio), 1, "PMD-mapped");
+	return thp;
+}
+
+/**
+ * lrutest_thp_map_by_ptes - an anon THP mapped by PTEs in one VMA
+ * @test: the test case
+ * @folio: set to the THP, a reference held until the case ends
+ *
+ * The PMD of a fresh THP (lrutest_thp_map()) is split by an mprotect() of
+ * its first half and the VMA merged back by the mprotect() that undoes it,
+ * so the folio is whole but mapped by HPAGE_PMD_NR PTEs.  Returns its
+ * address.
+ */
+unsigned long lrutest_thp_map_by_ptes(struct kunit *test, struct folio **folio)
+{
+	unsigned long thp;
+	int maps;
+
+	thp = lrutest_thp_map(test, folio);
+	maps = lrutest_map_count();
+	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(thp, HPAGE_PMD_SIZE / 2, PROT_READ, -1), 0L);
+	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(thp, HPAGE_PMD_SIZE / 2,
+					       PROT_READ | PROT_WRITE, -1), 0L);
+	KUNIT_ASSERT_EQ_MSG(test, folio_entire_mapcount(*folio), 0, "set up: PMD split");
+	KUNIT_ASSERT_EQ_MSG(test, folio_mapcount(*folio), (int)HPAGE_PMD_NR,
+			    "set up: every page mapped by a PTE");
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_map_count(), maps, "set up: the VMAs merged back");
+	lrutest_drain();
+	return thp;
+}
+#endif
 
 static const struct {
 	const char *name;

@@ -32,8 +32,10 @@
 /* The flags word of a folio (memdesc_flags_t since 6.18). */
 #ifdef LRUTEST_HAS_MEMDESC_FLAGS
 #define lrutest_folio_flags(folio)	READ_ONCE((folio)->flags.f)
+#define lrutest_folio_flags_word(folio)	(&(folio)->flags.f)
 #else
 #define lrutest_folio_flags(folio)	READ_ONCE((folio)->flags)
+#define lrutest_folio_flags_word(folio)	(&(folio)->flags)
 #endif
 
 /* Unlock what folio_lruvec_lock_irq() locked. */

@@ -41,6 +41,7 @@ struct lrutest_stat {
 
 /* Take it now (no drain: the caller drains where the case needs it). */
 void lrutest_stat(struct lrutest_stat *stat);
+unsigned long lrutest_vm_event(enum vm_event_item item);
 /*
  * Expect exactly @want since @before: every field, a field left 0 must not
  * move; the LRU fields only if @want->lists.
@@ -99,5 +100,9 @@ int lrutest_vma_span(unsigned long addr, unsigned long *start,
 		     unsigned long *end);
 int lrutest_map_count(void);
 unsigned long lrutest_locked_vm(void);
+#ifdef CONFIG_TRANSPARENT_HUGEPAGE
+unsigned long lrutest_thp_map(struct kunit *test, struct folio **folio);
+unsigned long lrutest_thp_map_by_ptes(struct kunit *test, struct folio **folio);
+#endif
 
 #endif /* _MM_TESTS_LRUTEST_MLOCK_H */

@@ -237,6 +237,43 @@ static void free_of_mlocked_folio_counts_cleared(struct kunit *test)
 				  "last put of an mlocked folio");
 }
 
+static void free_page_action(void *page)
+{
+	__free_page(page);
+}
+
+/*
+ * A page that is not on any LRU list, mlocked (mlock_folio(); the batch
+ * leaves a folio off the LRU alone: no cull) and freed by __free_page(),
+ * never reaching __page_cache_release(): free_pages_prepare() clears
+ * PG_mlocked and NR_MLOCK of any page freed (PGCLEARED), so the allocator
+ * gets no mlocked page.
+ */
+static void free_of_a_page_mlocked_off_the_lru_counts_cleared(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct page *page;
+
+	page = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, free_page_action, page));
+	lrutest_stat(&before);
+
+	mlock_folio(page_folio(page));
+	lrutest_drain();
+	KUNIT_EXPECT_TRUE(test, folio_test_mlocked(page_folio(page)));
+	KUNIT_EXPECT_FALSE(test, folio_test_lru(page_folio(page)));
+	KUNIT_EXPECT_EQ(test, page_ref_count(page), 1);
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){ .nr_mlock = 1, .mlocked = 1 },
+				  "mlock_folio() of a page off the LRU");
+
+	kunit_release_action(test, free_page_action, page);
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){ .mlocked = 1, .cleared = 1 },
+				  "__free_page() of an mlocked page");
+}
+
 static long lrutest_mlock_here(void *folio)
 {
 	mlock_folio(folio);
@@ -304,6 +341,7 @@ static struct kunit_case mlock_folio_batch_cases[] = {
 			 mlock_order_gen_params),
 	KUNIT_CASE_PARAM(free_of_mlocked_folio_counts_cleared, mlock_order_gen_params),
 	KUNIT_CASE(mlock_folio_on_another_cpu_waits_for_lru_add_drain_all),
+	KUNIT_CASE(free_of_a_page_mlocked_off_the_lru_counts_cleared),
 	{}
 };
 

@@ -28,51 +28,6 @@
 #define THP_SIZE	HPAGE_PMD_SIZE
 
 /*
- * A PMD-mapped THP of anon memory: twice its size mapped, the aligned
- * half made MADV_HUGEPAGE and faulted by a write.  Returns its address and
- * the folio (a reference held until the case ends).
- */
-static unsigned long thp_map(struct kunit *test, struct folio **folio)
-{
-	unsigned long addr, thp;
-
-	addr = lrutest_mmap_anon(test, 2 * THP_PAGES, false);
-	thp = ALIGN(addr, THP_SIZE);
-	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, thp, THP_SIZE, MADV_HUGEPAGE), 0);
-	lrutest_touch(test, thp);
-	lrutest_drain();
-	*folio = lrutest_folio_at(test, thp);
-	KUNIT_ASSERT_NOT_NULL(test, *folio);
-	KUNIT_ASSERT_EQ_MSG(test, folio_nr_pages(*folio), (long)THP_PAGES,
-			    "the fault of a MADV_HUGEPAGE range (THP enabled=%s)",
-			    hugepage_global_always() ? "always" : "madvise/never");
-	KUNIT_ASSERT_EQ_MSG(test, folio_entire_mapcount(*folio), 1, "PMD-mapped");
-	return thp;
-}
-
-/*
- * A THP mapped by PTEs in one VMA: the PMD of a fresh THP is split by an
- * mprotect() of its first half and the VMA merged back by the mprotect()
- * that undoes it, so the folio is whole but mapped by 512 PTEs.
- */
-static unsigned long thp_map_by_ptes(struct kunit *test, struct folio **folio)
-{
-	unsigned long thp;
-	int maps;
-
-	thp = thp_map(test, folio);
-	maps = lrutest_map_count();
-	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(thp, THP_SIZE / 2, PROT_READ, -1), 0L);
-	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(thp, THP_SIZE / 2, PROT_READ | PROT_WRITE, -1), 0L);
-	KUNIT_ASSERT_EQ_MSG(test, folio_entire_mapcount(*folio), 0, "set up: PMD split");
-	KUNIT_ASSERT_EQ_MSG(test, folio_mapcount(*folio), (int)THP_PAGES,
-			    "set up: every page mapped by a PTE");
-	KUNIT_ASSERT_EQ_MSG(test, lrutest_map_count(), maps, "set up: the VMAs merged back");
-	lrutest_drain();
-	return thp;
-}
-
-/*
  * mlock() then munlock() of all of the THP at @thp, each checked as the
  * system call returns (mlock_vma_pages_range() drains, and a large folio
  * skips the mlock batch): mlocked once, counted in pages, then rescued.
@@ -111,7 +66,7 @@ static void mlock_of_a_pmd_mapped_thp_counts_every_page(struct kunit *test)
 	struct folio *folio;
 	unsigned long thp;
 
-	thp = thp_map(test, &folio);
+	thp = lrutest_thp_map(test, &folio);
 	thp_mlock_then_munlock_all(test, thp, folio, 1, "PMD-mapped THP");
 	lrutest_vm_end(test);
 }
@@ -123,7 +78,7 @@ static void mlock_of_half_a_thp_leaves_it_evictable(struct kunit *test)
 	struct folio *folio;
 	unsigned long thp;
 
-	thp = thp_map(test, &folio);
+	thp = lrutest_thp_map(test, &folio);
 	lrutest_stat(&before);
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(thp, THP_SIZE / 2, 0), 0L);
 	lrutest_drain();
@@ -170,7 +125,7 @@ static void munlock_of_half_a_locked_thp_rescues_it(struct kunit *test)
 	struct folio *folio;
 	unsigned long thp;
 
-	thp = thp_map(test, &folio);
+	thp = lrutest_thp_map(test, &folio);
 	thp_mlock_then_munlock_half(test, thp, folio, "munlock of half a locked THP");
 	lrutest_vm_end(test);
 }
@@ -188,14 +143,14 @@ static void munlock_of_half_a_pte_mapped_locked_thp_rescues_it(struct kunit *tes
 	struct folio *folio;
 	unsigned long thp;
 
-	thp = thp_map_by_ptes(test, &folio);
+	thp = lrutest_thp_map_by_ptes(test, &folio);
 	thp_mlock_then_munlock_half(test, thp, folio,
 				    "munlock of half a locked PTE-mapped THP");
 	lrutest_vm_end(test);
 }
 
 /*
- * mlock() of a THP mapped by PTEs (thp_map_by_ptes()), all of it in the
+ * mlock() of a THP mapped by PTEs (lrutest_thp_map_by_ptes()), all of it in the
  * range: mlock_pte_range() steps over its PTEs in one batch
  * (folio_mlock_step()) and, the folio being fully in the locked range,
  * mlocks it once: mlock_count 1, counted in pages; munlock() rescues it.
@@ -205,7 +160,7 @@ static void mlock_of_a_pte_mapped_thp_locks_it_once(struct kunit *test)
 	struct folio *folio;
 	unsigned long thp;
 
-	thp = thp_map_by_ptes(test, &folio);
+	thp = lrutest_thp_map_by_ptes(test, &folio);
 	thp_mlock_then_munlock_all(test, thp, folio, 0, "PTE-mapped THP");
 	lrutest_vm_end(test);
 }
@@ -226,7 +181,7 @@ static void munmap_of_half_a_locked_thp_rescues_it(struct kunit *test)
 	struct folio *folio;
 	unsigned long thp;
 
-	thp = thp_map(test, &folio);
+	thp = lrutest_thp_map(test, &folio);
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(thp, THP_SIZE, 0), 0L);
 	lrutest_drain();
 	lrutest_expect_mlocked(test, folio, 1, "after mlock of the THP");
@@ -261,7 +216,7 @@ static unsigned long thp_map_locked_unmlocked(struct kunit *test, struct folio *
 	unsigned long thp;
 	int maps;
 
-	thp = thp_map_by_ptes(test, folio);
+	thp = lrutest_thp_map_by_ptes(test, folio);
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(thp, THP_SIZE, 0), 0L);
 	maps = lrutest_map_count();
 	KUNIT_ASSERT_EQ(test, ksys_munlock(thp, PAGE_SIZE), 0L);

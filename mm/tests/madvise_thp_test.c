@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of madvise() on a transparent huge page only partly in the
+ * range, on real VMAs (lru_vm.c): MADV_COLD and MADV_FREE walk the range's
+ * PTEs (madvise_cold_or_pageout_pte_range(), madvise_free_pte_range()) and
+ * split a large folio that the range covers in part, if this mm alone maps
+ * it, so that the advice reaches the pages in the range and no others:
+ * MADV_COLD moves them to the inactive list, MADV_FREE makes them lazily
+ * freeable (clean, not swap-backed, on the inactive file list).  The
+ * per-CPU batches that carry the moves (lru_deactivate, lru_lazyfree) are
+ * drained before the lists are read: madvise() promises no list at return.
+ *
+ * A case drops its own reference to the folio first: split_folio() needs
+ * the folio held by its mappings and the madvise walk alone.
+ *
+ * Needs CONFIG_TRANSPARENT_HUGEPAGE (the x86_64 configuration); skips
+ * otherwise.
+ */
+#include <kunit/test.h>
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/mm_inline.h>
+#include <linux/mman.h>
+#include <linux/vmstat.h>
+
+#include "lrutest.h"
+#include "lrutest_mlock.h"
+
+#ifdef CONFIG_TRANSPARENT_HUGEPAGE
+
+#define THP_PAGES	HPAGE_PMD_NR
+#define THP_SIZE	HPAGE_PMD_SIZE
+
+/*
+ * A byte written in each page of @folio: a split remaps a zero-filled page
+ * of an anon THP to the shared zero page (remap_page(), since 6.12), and
+ * the cases follow the pages of the folio.
+ */
+static void fill_thp(struct folio *folio)
+{
+	int i;
+
+	for (i = 0; i < THP_PAGES; i++) {
+		char *p = kmap_local_folio(folio, i * PAGE_SIZE);
+
+		*p = 1;
+		kunmap_local(p);
+	}
+}
+
+/* The folio of each page of the THP at @thp, from @first on, is order 0. */
+static void expect_split(struct kunit *test, unsigned long thp, int first,
+			 const char *what)
+{
+	int i, large = 0;
+
+	for (i = first; i < THP_PAGES; i++) {
+		struct folio *folio = lrutest_folio_at(test, thp + i * PAGE_SIZE);
+
+		KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "%s: no folio at page %d", what, i);
+		large += folio_test_large(folio);
+		kunit_release_action(test, lrutest_folio_put_action, folio);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, large, 0, "%s: pages still in a large folio", what);
+}
+
+/*
+ * MADV_COLD of all of an active PTE-mapped THP but its first page, which
+ * was unmapped: the folio, mapped by this mm alone (511 PTEs), is split,
+ * and each of the 511 pages is deactivated (PGDEACTIVATE): the classic LRU
+ * puts it on the inactive anon list; the multi-gen LRU re-adds an anon
+ * folio not in the swap cache to the second youngest generation, which
+ * counts as active (lru_gen_add_folio()).
+ */
+static void madvise_cold_splits_a_thp_without_its_first_page(struct kunit *test)
+{
+	unsigned long thp, splits, deactivated;
+	struct folio *folio;
+	int i, lru;
+
+	thp = lrutest_thp_map_by_ptes(test, &folio);
+	fill_thp(folio);
+	folio_activate(folio);
+	lrutest_drain();
+	KUNIT_ASSERT_EQ(test, lrutest_locate(folio), LRU_ACTIVE_ANON);
+	KUNIT_ASSERT_EQ(test, vm_munmap(thp, PAGE_SIZE), 0);
+	kunit_release_action(test, lrutest_folio_put_action, folio);
+	splits = lrutest_vm_event(THP_SPLIT_PAGE);
+	deactivated = lrutest_vm_event(PGDEACTIVATE);
+
+	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, thp + PAGE_SIZE,
+					 THP_SIZE - PAGE_SIZE, MADV_COLD), 0);
+	KUNIT_EXPECT_EQ(test, lrutest_vm_event(THP_SPLIT_PAGE) - splits, 1UL);
+	expect_split(test, thp, 1, "after MADV_COLD");
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, lrutest_vm_event(PGDEACTIVATE) - deactivated,
+			(unsigned long)THP_PAGES - 1);
+	lru = lru_gen_enabled() ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON;
+	for (i = 1; i < THP_PAGES; i++) {
+		folio = lrutest_folio_at(test, thp + i * PAGE_SIZE);
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(folio), lru,
+				    "page %d after MADV_COLD", i);
+		kunit_release_action(test, lrutest_folio_put_action, folio);
+	}
+	lrutest_vm_end(test);
+}
+
+/*
+ * MADV_FREE of the first half of a PTE-mapped THP: the folio is split and
+ * the 256 pages of the range, alone, become lazily freeable; the others
+ * stay where the new THP was, the inactive anon list or, on the multi-gen
+ * LRU, the second youngest generation (counted active).
+ */
+static void madvise_free_of_half_a_pte_mapped_thp_lazyfrees_it(struct kunit *test)
+{
+	/* Where the fresh THP's pages stay: as in the MADV_COLD case. */
+	int anon_lru = lru_gen_enabled() ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON;
+	unsigned long thp, splits, lazyfree;
+	struct folio *folio;
+	int i;
+
+	thp = lrutest_thp_map_by_ptes(test, &folio);
+	fill_thp(folio);
+	kunit_release_action(test, lrutest_folio_put_action, folio);
+	splits = lrutest_vm_event(THP_SPLIT_PAGE);
+	lazyfree = lrutest_vm_event(PGLAZYFREE);
+
+	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, thp, THP_SIZE / 2, MADV_FREE), 0);
+	KUNIT_EXPECT_EQ(test, lrutest_vm_event(THP_SPLIT_PAGE) - splits, 1UL);
+	expect_split(test, thp, 0, "after MADV_FREE");
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, lrutest_vm_event(PGLAZYFREE) - lazyfree,
+			(unsigned long)THP_PAGES / 2);
+	for (i = 0; i < THP_PAGES; i++) {
+		bool freed = i < THP_PAGES / 2;
+
+		folio = lrutest_folio_at(test, thp + i * PAGE_SIZE);
+		KUNIT_EXPECT_EQ_MSG(test, folio_test_swapbacked(folio), !freed,
+				    "page %d: swap-backed", i);
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(folio),
+				    freed ? LRU_INACTIVE_FILE : anon_lru,
+				    "page %d after MADV_FREE", i);
+		kunit_release_action(test, lrutest_folio_put_action, folio);
+	}
+	lrutest_vm_end(test);
+}
+
+#else /* !CONFIG_TRANSPARENT_HUGEPAGE */
+
+static void thp_skip(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_TRANSPARENT_HUGEPAGE is off: no THP");
+}
+
+#define madvise_cold_splits_a_thp_without_its_first_page	thp_skip
+#define madvise_free_of_half_a_pte_mapped_thp_lazyfrees_it	thp_skip
+
+#endif
+
+static struct kunit_case madvise_thp_cases[] = {
+	KUNIT_CASE(madvise_cold_splits_a_thp_without_its_first_page),
+	KUNIT_CASE(madvise_free_of_half_a_pte_mapped_thp_lazyfrees_it),
+	{}
+};
+
+static struct kunit_suite madvise_thp_suite = {
+	.name = "mm_madvise_thp",
+	.init = lrutest_vm_init,
+	.test_cases = madvise_thp_cases,
+};
+
+kunit_test_suite(madvise_thp_suite);
+
+MODULE_DESCRIPTION("KUnit tests of madvise() of a THP partly in its range");
+MODULE_LICENSE("GPL");
