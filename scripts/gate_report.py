@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import checklog  # noqa: E402  pylint: disable=wrong-import-position
 
 # A case that meets a bug this kernel is known to have (fixed upstream in a
-# later release) skips with a reason that starts so (LRUTEST_KNOWN_BUG() in
+# later release) skips with a reason that starts so (lrutest_skip_known_bug() in
 # mm/tests/lrutest.h): listed apart, never counted as a pass or a failure.
 KNOWN_BUG = "known bug of this kernel:"
 RESULT = re.compile(r"^(\s*)(ok|not ok) \d+ (.*?)(?: # (SKIP|TODO)\b\s*(.*))?$")
