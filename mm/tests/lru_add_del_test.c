@@ -360,6 +360,10 @@ static void lru_gen_add_of_an_active_folio_restarts_its_tier(struct kunit *test)
 	set_mask_bits(lrutest_folio_flags_word(folio), refs, refs);
 
 	lrutest_add(node, folio);
+	/*
+	 * Which one by the probe of lru_gen_folio_seq(): the same rework of
+	 * lru_gen_add_folio() that added it narrowed the mask to PG_active.
+	 */
 #ifdef LRUTEST_HAS_LRU_GEN_FOLIO_SEQ
 	kept = refs;
 #else

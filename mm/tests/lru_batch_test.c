@@ -176,8 +176,8 @@ static void folio_queued_for_deactivation_stays_listed_for_mlock(struct kunit *t
  * put_pages_list() frees a list of pages longer than a folio batch: the
  * pages whose last reference it drops go to the allocator a batch at a
  * time (free_unref_folios()), which reuses their list links, so the walk
- * must have read the next page before.  Every page is freed (PGFREE, exact
- * on one CPU where nothing else runs meanwhile) and the list left empty.
+ * must have read the next page before.  Every page is freed (PGFREE counts
+ * them, and whatever an interrupt frees meanwhile) and the list left empty.
  */
 static void put_pages_list_frees_more_than_a_batch(struct kunit *test)
 {
@@ -200,10 +200,7 @@ static void put_pages_list_frees_more_than_a_batch(struct kunit *test)
 	put_pages_list(&pages);
 	freed = lrutest_vm_event(PGFREE) - freed;
 	KUNIT_EXPECT_TRUE(test, list_empty(&pages));
-	if (num_online_cpus() == 1)
-		KUNIT_EXPECT_EQ(test, freed, (unsigned long)nr);
-	else
-		KUNIT_EXPECT_GE(test, freed, (unsigned long)nr);
+	KUNIT_EXPECT_GE(test, freed, (unsigned long)nr);
 #else
 	kunit_skip(test, "no put_pages_list() in this kernel");
 #endif

@@ -11,6 +11,7 @@
 #include <linux/cred.h>
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/user_namespace.h>
 
 #include "lrutest_compat.h"
 #include "lrutest_mlock.h"
@@ -20,6 +21,14 @@ struct lrutest_cred {
 	const struct cred *old;
 	struct rlimit memlock;
 };
+
+/* RLIMIT_MEMLOCK of the test kthread (its own signal_struct), soft and hard. */
+static void lrutest_set_memlock(struct rlimit lim)
+{
+	task_lock(current->group_leader);
+	current->signal->rlim[RLIMIT_MEMLOCK] = lim;
+	task_unlock(current->group_leader);
+}
 
 /*
  * Called through lrutest_restore_ipc_lock() from the test thread; if the
@@ -35,9 +44,7 @@ static void lrutest_cred_restore(void *data)
 		put_cred(c->old);
 		return;
 	}
-	task_lock(current->group_leader);
-	current->signal->rlim[RLIMIT_MEMLOCK] = c->memlock;
-	task_unlock(current->group_leader);
+	lrutest_set_memlock(c->memlock);
 	lrutest_revert_creds(c->old);
 }
 
@@ -63,10 +70,7 @@ struct lrutest_cred *lrutest_drop_ipc_lock(struct kunit *test, unsigned long pag
 	c->task = current;
 	c->memlock = current->signal->rlim[RLIMIT_MEMLOCK];
 	c->old = lrutest_override_creds(new);
-	task_lock(current->group_leader);
-	current->signal->rlim[RLIMIT_MEMLOCK].rlim_cur = pages * PAGE_SIZE;
-	current->signal->rlim[RLIMIT_MEMLOCK].rlim_max = pages * PAGE_SIZE;
-	task_unlock(current->group_leader);
+	lrutest_set_memlock((struct rlimit){ pages * PAGE_SIZE, pages * PAGE_SIZE });
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lrutest_cred_restore, c));
 	KUNIT_ASSERT_FALSE_MSG(test, capable(CAP_IPC_LOCK),
@@ -79,3 +83,54 @@ void lrutest_restore_ipc_lock(struct kunit *test, struct lrutest_cred *c)
 {
 	kunit_release_action(test, lrutest_cred_restore, c);
 }
+
+#ifdef CONFIG_USER_NS
+/**
+ * lrutest_userns_locker - become a locker in a new child user namespace
+ * @test: the test case
+ * @ns_max: RLIMIT_MEMLOCK of the creator, in bytes, which create_user_ns()
+ *	keeps as the child namespace's memlock max (set_userns_rlimit_max())
+ * @rlimit: RLIMIT_MEMLOCK once inside, in bytes, or RLIM_INFINITY
+ *
+ * The new credentials (same uid, capabilities in the child namespace only,
+ * so no CAP_IPC_LOCK in the initial one) charge the child namespace's
+ * ucounts, whose parent level is the caller's: inc_rlimit_ucounts() checks
+ * the parent level's count against the max kept in the child namespace
+ * (compared as a page count for memlock, though kept in bytes).  Undone by
+ * lrutest_restore_ipc_lock() or when the case ends.
+ */
+struct lrutest_cred *lrutest_userns_locker(struct kunit *test, unsigned long ns_max,
+					   unsigned long rlimit)
+{
+	struct lrutest_cred *c;
+	struct fs_struct *fs;
+	struct cred *new;
+	int err;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->task = current;
+	c->memlock = current->signal->rlim[RLIMIT_MEMLOCK];
+	new = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL_MSG(test, new, "prepare_creds()");
+	lrutest_set_memlock((struct rlimit){ ns_max, ns_max });
+	/* create_user_ns() refuses a chrooted caller: look from init's root. */
+	fs = lrutest_init_fs_begin();
+	err = create_user_ns(new);
+	lrutest_init_fs_end(fs);
+	if (!err)
+		err = set_cred_ucounts(new);
+	lrutest_set_memlock(c->memlock);
+	if (err) {
+		abort_creds(new);
+		KUNIT_FAIL_AND_ABORT(test, "a child user namespace: %d", err);
+	}
+	c->old = lrutest_override_creds(new);
+	lrutest_set_memlock((struct rlimit){ rlimit, rlimit });
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_cred_restore, c));
+	KUNIT_ASSERT_FALSE_MSG(test, capable(CAP_IPC_LOCK),
+			       "CAP_IPC_LOCK in the initial namespace");
+	return c;
+}
+#endif

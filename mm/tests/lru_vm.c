@@ -526,6 +526,12 @@ void lrutest_touch(struct kunit *test, unsigned long addr)
 	put_page(page);
 }
 
+/* The KUnit action that frees a page from alloc_page(). */
+void lrutest_free_page_action(void *page)
+{
+	__free_page(page);
+}
+
 void lrutest_folio_put_action(void *folio)
 {
 	folio_put(folio);

@@ -66,17 +66,20 @@ extern const char *const lrutest_lru_names[NR_LRU_LISTS];
  * after its release: the case ends as skipped, its reason starting "known
  * bug of this kernel:", so that it is listed as such rather than hidden or
  * failed.  A kernel that has the fix (or a backport of it) passes; one at
- * or past @fixed_in that breaks @cond fails on the expectation after this.
+ * or past @fixed_in that breaks @cond fails on the expectation after this,
+ * and so does a case that failed before it (a skip would hide that).
  * By release (LRUTEST_RELEASE, from the tree's Makefile), not by a probe of
  * the fixed code: a probe would call a bug re-introduced into a fixed
  * kernel a known one.
  */
 #define lrutest_skip_known_bug(test, cond, fixed_in, fix)			\
 	do {									\
+		struct kunit *__test = (test);					\
 		const unsigned int __fixed = (fixed_in);			\
 										\
-		if (!(cond) && LRUTEST_RELEASE < __fixed)			\
-			kunit_skip(test, "known bug of this kernel: %s, fixed in %u.%u", \
+		if (!(cond) && LRUTEST_RELEASE < __fixed &&			\
+		    READ_ONCE(__test->status) != KUNIT_FAILURE)			\
+			kunit_skip(__test, "known bug of this kernel: %s, fixed in %u.%u", \
 				   fix, __fixed >> 16, (__fixed >> 8) & 0xff);	\
 	} while (0)
 

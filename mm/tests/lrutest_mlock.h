@@ -65,6 +65,7 @@ void lrutest_expect_refs(struct kunit *test, struct folio *folio, int held,
 
 /* KUnit actions: folio_put() of @folio; folio_putback_lru() of it. */
 void lrutest_folio_put_action(void *folio);
+void lrutest_free_page_action(void *page);
 void lrutest_putback_action(void *folio);
 /* Isolation that ends with the case whatever happens. */
 void lrutest_isolate(struct kunit *test, struct folio *folio);
@@ -80,6 +81,10 @@ void lrutest_real_folio_free(struct kunit *test, struct folio *folio);
 struct lrutest_cred;
 struct lrutest_cred *lrutest_drop_ipc_lock(struct kunit *test, unsigned long pages);
 void lrutest_restore_ipc_lock(struct kunit *test, struct lrutest_cred *c);
+#ifdef CONFIG_USER_NS
+struct lrutest_cred *lrutest_userns_locker(struct kunit *test, unsigned long ns_max,
+					   unsigned long rlimit);
+#endif
 
 /* A user mm for the test kthread, and mappings in it. */
 struct mm_struct *lrutest_mm_attach(struct kunit *test);

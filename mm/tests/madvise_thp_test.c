@@ -108,8 +108,8 @@ static void madvise_cold_splits_a_thp_without_its_first_page(struct kunit *test)
 /*
  * MADV_FREE of the first half of a PTE-mapped THP: the folio is split and
  * the 256 pages of the range, alone, become lazily freeable; the others
- * stay where the new THP was, the inactive anon list or, on the multi-gen
- * LRU, the second youngest generation (counted active).
+ * stay where the new THP was: the inactive anon list or, on the multi-gen
+ * LRU, a generation counted active (a fault adds to the youngest).
  */
 static void madvise_free_of_half_a_pte_mapped_thp_lazyfrees_it(struct kunit *test)
 {

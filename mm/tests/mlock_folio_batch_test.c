@@ -237,11 +237,6 @@ static void free_of_mlocked_folio_counts_cleared(struct kunit *test)
 				  "last put of an mlocked folio");
 }
 
-static void free_page_action(void *page)
-{
-	__free_page(page);
-}
-
 /*
  * A page that is not on any LRU list, mlocked (mlock_folio(); the batch
  * leaves a folio off the LRU alone: no cull) and freed by __free_page(),
@@ -256,7 +251,7 @@ static void free_of_a_page_mlocked_off_the_lru_counts_cleared(struct kunit *test
 
 	page = alloc_page(GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, page);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, free_page_action, page));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_free_page_action, page));
 	lrutest_stat(&before);
 
 	mlock_folio(page_folio(page));
@@ -268,7 +263,7 @@ static void free_of_a_page_mlocked_off_the_lru_counts_cleared(struct kunit *test
 				  &(struct lrutest_stat){ .nr_mlock = 1, .mlocked = 1 },
 				  "mlock_folio() of a page off the LRU");
 
-	kunit_release_action(test, free_page_action, page);
+	kunit_release_action(test, lrutest_free_page_action, page);
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){ .mlocked = 1, .cleared = 1 },
 				  "__free_page() of an mlocked page");

@@ -412,6 +412,11 @@ static void mremap_grow_of_locked_vma_locks_new_pages(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+static void putback_list_action(void *list)
+{
+	putback_movable_pages(list);
+}
+
 /*
  * unevictable-lru.rst, "Migrating MLOCKED Pages": the mlock follows the
  * mapping.  Run through the kernel's migrate_pages() of an isolated folio,
@@ -432,24 +437,31 @@ static void migration_of_a_locked_folio_keeps_it_mlocked(struct kunit *test)
 	};
 	struct lrutest_stat before;
 	struct folio *old, *new;
+	struct list_head *list;
 	unsigned int nr = 0;
 	unsigned long addr;
-	LIST_HEAD(list);
 
+	if (!IS_ENABLED(CONFIG_MIGRATION))
+		kunit_skip(test, "CONFIG_MIGRATION is off: no page migration");
+	list = kunit_kzalloc(test, sizeof(*list), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, list);
+	INIT_LIST_HEAD(list);
+	/* What migrate_pages() leaves on the list goes back to the LRU. */
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, putback_list_action, list));
 	addr = lrutest_mmap_anon(test, 1, true);
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(1), 0), 0L);
 	old = lrutest_folio_at(test, addr);
 	KUNIT_ASSERT_NOT_NULL(test, old);
 	lrutest_expect_mlocked(test, old, 1, "set up");
-	KUNIT_ASSERT_TRUE(test, isolate_folio_to_list(old, &list));
+	KUNIT_ASSERT_TRUE(test, isolate_folio_to_list(old, list));
 	kunit_release_action(test, lrutest_folio_put_action, old);
 	lrutest_stat(&before);
 
-	KUNIT_EXPECT_EQ(test, migrate_pages(&list, alloc_migration_target, NULL,
+	KUNIT_EXPECT_EQ(test, migrate_pages(list, alloc_migration_target, NULL,
 					    (unsigned long)&mtc, MIGRATE_SYNC,
 					    MR_COMPACTION, &nr), 0);
 	KUNIT_EXPECT_EQ(test, nr, 1U);
-	KUNIT_EXPECT_TRUE(test, list_empty(&list));
+	KUNIT_EXPECT_TRUE(test, list_empty(list));
 	new = lrutest_folio_at(test, addr);
 	KUNIT_ASSERT_NOT_NULL(test, new);
 	KUNIT_EXPECT_PTR_NE(test, new, old);

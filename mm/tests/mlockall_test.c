@@ -255,11 +255,6 @@ static const struct file_operations insert_page_fops = {
 	.mmap = insert_page_mmap,
 };
 
-static void free_page_action(void *page)
-{
-	__free_page(page);
-}
-
 /*
  * unevictable-lru.rst, "Filtering Special VMAs": a VM_MIXEDMAP (or VM_IO,
  * VM_PFNMAP, VM_DONTEXPAND) VMA is not mlocked, and mmap_region() clears the
@@ -277,7 +272,7 @@ static void mlockall_future_mlocks_no_page_of_a_special_vma(struct kunit *test)
 
 	page = alloc_page(GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, page);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, free_page_action, page));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_free_page_action, page));
 	file = anon_inode_getfile("lrutest", &insert_page_fops, page, O_RDWR);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_fput, file));

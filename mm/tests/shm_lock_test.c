@@ -279,6 +279,70 @@ static void shm_lock_rlimit_and_rmid(struct kunit *test)
 }
 
 /*
+ * SHM_LOCK from a child user namespace (same uid, no CAP_IPC_LOCK in the
+ * initial namespace): user_shm_lock() charges the child's ucounts, and
+ * inc_rlimit_ucounts() adds the pages at the child level and at its parent
+ * level (the initial namespace's count of the uid), checking the parent
+ * level's count against the max kept in the child namespace when it was
+ * created, its creator's RLIMIT_MEMLOCK (kept in bytes, compared as a page
+ * count).  Over that max the lock fails with -ENOMEM whatever the locker's
+ * own rlimit, which user_shm_lock() checks apart, even RLIM_INFINITY, and
+ * the charge is taken back at both levels.  A row may first lock another
+ * segment in the initial namespace, which charges the parent level.
+ */
+struct userns_row {
+	const char *name;
+	bool charge_parent;	/* SHM_LOCK another segment first, outside */
+	unsigned long ns_max;	/* the creator's RLIMIT_MEMLOCK: read as pages */
+	unsigned long rlimit;	/* RLIMIT_MEMLOCK inside, bytes */
+	long ret;
+};
+
+static const struct userns_row userns_rows[] = {
+	{ "infinite_rlimit_inside_over_a_parent_max_of_0", false, 0, RLIM_INFINITY, -ENOMEM },
+	{ "parent_level_charged_outside_over_its_max", true, SHM_TEST_PAGES, SZ_1G, -ENOMEM },
+	{ "within_every_max", false, SZ_1G, SZ_1G, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(userns, userns_rows, name);
+
+static void shm_lock_in_a_child_user_namespace(struct kunit *test)
+{
+#ifdef CONFIG_USER_NS
+	const struct userns_row *row = test->param_value;
+	struct lrutest_shm *seg, *outside = NULL;
+	struct lrutest_cred *sc;
+	long base, child;
+
+	lrutest_shm_user_mm(test);
+	seg = lrutest_shm_create(test, SHM_TEST_PAGES);
+	lrutest_shm_attach(test, seg);
+	if (row->charge_parent) {
+		outside = lrutest_shm_create(test, SHM_TEST_PAGES);
+		KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(outside->id, SHM_LOCK), 0L);
+	}
+	base = locked_ucount();
+
+	sc = lrutest_userns_locker(test, row->ns_max, row->rlimit);
+	KUNIT_EXPECT_EQ(test, lrutest_shm_ctl(seg->id, SHM_LOCK), row->ret);
+	KUNIT_EXPECT_EQ(test, mapping_unevictable(seg->mapping), !row->ret);
+	child = locked_ucount();
+	lrutest_restore_ipc_lock(test, sc);
+	KUNIT_EXPECT_EQ_MSG(test, child, row->ret ? 0L : (long)SHM_TEST_PAGES,
+			    "the child namespace's charge");
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base + (row->ret ? 0 : SHM_TEST_PAGES),
+			    "the parent level's charge");
+	if (!row->ret)
+		KUNIT_EXPECT_EQ(test, lrutest_shm_ctl(seg->id, SHM_UNLOCK), 0L);
+	if (row->charge_parent)
+		KUNIT_EXPECT_EQ(test, lrutest_shm_ctl(outside->id, SHM_UNLOCK), 0L);
+	KUNIT_EXPECT_EQ(test, locked_ucount(), base - (row->charge_parent ? SHM_TEST_PAGES : 0));
+#else
+	kunit_skip(test, "CONFIG_USER_NS is off: no child user namespace");
+#endif
+}
+
+/*
  * Pages of a locked segment also mlocked in a VMA (a second, MAP_LOCKED
  * mapping of it): SHM_UNLOCK leaves them unevictable while the VMA holds
  * them, and munmap of the VMA leaves them unevictable while SHM_LOCK does.
@@ -399,6 +463,7 @@ static struct kunit_case shm_lock_cases[] = {
 	KUNIT_CASE(shm_lock_culls_on_reclaim_and_putback),
 	KUNIT_CASE(shm_unlock_rescues_all),
 	KUNIT_CASE(shm_lock_rlimit_and_rmid),
+	KUNIT_CASE_PARAM(shm_lock_in_a_child_user_namespace, userns_gen_params),
 	KUNIT_CASE(shm_lock_and_mlock_hold_independently),
 	KUNIT_CASE(shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages),
 	{}
