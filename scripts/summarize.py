@@ -14,31 +14,18 @@ per line, as suite.case or suite.case/parameter (scripts/mutate's matrix).
 """
 import json
 import os
-import re
 import sys
 
-KNOWN_BUG = re.compile(r"^(\s*)ok \d+ (.*?) # SKIP (known bug of this kernel: .*)$")
-SUBTEST = re.compile(r"^(\s*)# Subtest: (.*)$")
+sys.dont_write_bytecode = True  # no __pycache__ in the project's scripts/
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gate_report import KNOWN_BUG, ktap_details  # noqa: E402  pylint: disable=wrong-import-position
 
 
 def known_bugs(d):
     """Yield 'suite.case: reason' for each case skipped as a known bug."""
-    headers = {}
-    try:
-        with open(os.path.join(d, "test.log"), errors="replace") as f:
-            for line in f:
-                line = line.rstrip("\n")
-                m = SUBTEST.match(line)
-                if m:
-                    headers[len(m.group(1))] = m.group(2).strip()
-                    continue
-                m = KNOWN_BUG.match(line)
-                if m:
-                    depth = len(m.group(1))
-                    names = [headers[k] for k in sorted(headers) if k <= depth]
-                    yield f"{'.'.join(names + [m.group(2)])}: {m.group(3)}"
-    except OSError:
-        return
+    for key, (reason, _) in ktap_details(os.path.join(d, "test.log")).items():
+        if reason.startswith(KNOWN_BUG):
+            yield f"{key.replace('/', '.', 1)}: {reason}"
 
 
 def leaves(group):

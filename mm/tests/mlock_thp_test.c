@@ -28,6 +28,22 @@
 #define THP_SIZE	HPAGE_PMD_SIZE
 
 /*
+ * Since @before, @folio mlocked once, as the whole of it: mlock_count 1 on
+ * LRU_UNEVICTABLE, and NR_MLOCK, PGMLOCKED and PGCULLED each up by its
+ * pages (a large folio skips the mlock batch: no drain).
+ */
+static void expect_thp_mlocked_since(struct kunit *test, struct folio *folio,
+				     const struct lrutest_stat *before, const char *what)
+{
+	lrutest_expect_mlocked(test, folio, 1, what);
+	lrutest_expect_stat_delta(test, before,
+				  &(struct lrutest_stat){
+					.nr_mlock = THP_PAGES, .mlocked = THP_PAGES,
+					.culled = THP_PAGES },
+				  what);
+}
+
+/*
  * mlock() then munlock() of all of the THP at @thp, each checked as the
  * system call returns (mlock_vma_pages_range() drains, and a large folio
  * skips the mlock batch): mlocked once, counted in pages, then rescued.
@@ -44,12 +60,7 @@ static void thp_mlock_then_munlock_all(struct kunit *test, unsigned long thp,
 	KUNIT_EXPECT_EQ_MSG(test, folio_entire_mapcount(folio), entire_mapcount,
 			    "%s: entire mapcount after mlock", how);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES);
-	lrutest_expect_mlocked(test, folio, 1, "after mlock of the THP");
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.nr_mlock = THP_PAGES, .mlocked = THP_PAGES,
-					.culled = THP_PAGES },
-				  "mlock of all of the THP");
+	expect_thp_mlocked_since(test, folio, &before, "mlock of all of the THP");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(thp, THP_SIZE), 0L);
 	lrutest_expect_evictable(test, folio, false, "after munlock of the THP");
@@ -247,13 +258,8 @@ static void folio_referenced_restores_the_mlock_of_a_locked_pte_mapped_thp(struc
 	lrutest_folio_referenced(folio, &locked);
 	folio_unlock(folio);
 	KUNIT_EXPECT_TRUE_MSG(test, locked, "VM_LOCKED reported to reclaim");
-	lrutest_expect_mlocked(test, folio, 1, "after folio_referenced()");
 	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), (int)THP_PAGES);
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.nr_mlock = THP_PAGES, .mlocked = THP_PAGES,
-					.culled = THP_PAGES },
-				  "folio_referenced() of a locked THP");
+	expect_thp_mlocked_since(test, folio, &before, "folio_referenced() of a locked THP");
 	lrutest_vm_end(test);
 }
 
@@ -276,12 +282,7 @@ static void try_to_unmap_restores_the_mlock_of_a_locked_thp(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, folio_mapcount(folio), (int)THP_PAGES, "nothing unmapped");
 	lrutest_skip_known_bug(test, folio_test_mlocked(folio), KERNEL_VERSION(6, 19, 0),
 			       "8c49fbafedf1 (\"mm/rmap: mlock large folios in try_to_unmap_one()\")");
-	lrutest_expect_mlocked(test, folio, 1, "after try_to_unmap()");
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.nr_mlock = THP_PAGES, .mlocked = THP_PAGES,
-					.culled = THP_PAGES },
-				  "try_to_unmap() of a locked THP");
+	expect_thp_mlocked_since(test, folio, &before, "try_to_unmap() of a locked THP");
 	lrutest_vm_end(test);
 }
 
@@ -308,12 +309,7 @@ static void map_locked_of_a_huge_tmpfs_folio_mlocks_it(struct kunit *test)
 			    "the populate maps the whole folio by its PMD");
 	lrutest_skip_known_bug(test, folio_test_mlocked(folio), KERNEL_VERSION(6, 19, 0),
 			       "ab521b4142aa (\"mm/rmap: improve mlock tracking for large folios\")");
-	lrutest_expect_mlocked(test, folio, 1, "after mmap(MAP_LOCKED)");
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.nr_mlock = THP_PAGES, .mlocked = THP_PAGES,
-					.culled = THP_PAGES },
-				  "mmap(MAP_LOCKED) of a huge tmpfs folio");
+	expect_thp_mlocked_since(test, folio, &before, "mmap(MAP_LOCKED) of a huge tmpfs folio");
 	lrutest_vm_end(test);
 }
 
