@@ -92,3 +92,16 @@ config_boots() {
 	sed -n 's/^# boot: *\([a-z0-9]*\) .*/\1/p' \
 		"$LRUTEST_ROOT/tools/testing/kunit/lrutest/$1.config"
 }
+
+# use_ccache: set make_opts to the kunit.py options that build through
+# ccache (none without ccache), with the project's cache.
+use_ccache() {
+	make_opts=()
+	command -v ccache >/dev/null 2>&1 || return 0
+	export CCACHE_DIR=${CCACHE_DIR:-$LRUTEST_CACHE/ccache}
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+	# Paths under the cache are hashed relative to the build folder, so
+	# every config and every clone of the project shares the hits.
+	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$LRUTEST_CACHE}
+	make_opts+=(--make_options "CC=ccache gcc")
+}
