@@ -39,10 +39,15 @@ unsigned long lrutest_event(enum vm_event_item item)
 
 static void lrutest_umount(void *data)
 {
-	kern_unmount(data);
+	mntput(data);
 }
 
-/* kern_mount() a fresh instance of @fstype, unmounted when the case ends. */
+/*
+ * A fresh instance of @fstype, mounted as mount(2) mounts it (not as
+ * kern_mount() does: shmem_fill_super() ignores tmpfs's size, inode and
+ * noswap options on an SB_KERNMOUNT superblock), unmounted when the case
+ * ends.
+ */
 struct vfsmount *lrutest_mount(struct kunit *test, const char *fstype)
 {
 	return lrutest_mount_opts(test, fstype, NULL);
@@ -64,10 +69,16 @@ struct vfsmount *lrutest_mount_opts(struct kunit *test, const char *fstype,
 			put_filesystem(type);
 		KUNIT_ASSERT_NOT_NULL(test, data);
 	}
-	mnt = vfs_kern_mount(type, SB_KERNMOUNT, type->name, data);
+	mnt = vfs_kern_mount(type, 0, type->name, data);
 	put_filesystem(type);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount %s (%s): %ld", fstype,
 			       opts ?: "", PTR_ERR(mnt));
+	/*
+	 * In no namespace, the mount is internal as kern_mount()'s are, so
+	 * that its last mntput() takes it down at once and not from the
+	 * delayed work a kernel thread's mntput() of a user mount defers to.
+	 */
+	mnt->mnt_flags |= MNT_INTERNAL;
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lrutest_umount, mnt));
 	return mnt;

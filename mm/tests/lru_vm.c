@@ -232,6 +232,23 @@ void lrutest_expect_evictable(struct kunit *test, struct folio *folio,
 				    "%s: on %s", what, lrutest_lru_names[lru]);
 }
 
+/*
+ * Munlocked and rescued: evictable and, on the classic LRU, on the inactive
+ * list of its type (unevictable-lru.rst: munlock "moves the folio to the
+ * inactive list"; mlock cleared PG_active).  The multi-gen LRU places it by
+ * generation instead (lru_gen_add_folio()).
+ */
+void lrutest_expect_rescued(struct kunit *test, struct folio *folio,
+			    bool file, const char *what)
+{
+	int lru = lrutest_locate(folio);
+
+	lrutest_expect_evictable(test, folio, file, what);
+	if (!lru_gen_enabled() && lru != LRUTEST_NOT_LISTED)
+		KUNIT_EXPECT_FALSE_MSG(test, is_active_lru(lru), "%s: rescued onto %s",
+				       what, lrutest_lru_names[lru]);
+}
+
 /**
  * lrutest_expect_refs - @folio holds exactly the references its users own
  * @test: the test case

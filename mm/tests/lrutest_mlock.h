@@ -59,6 +59,8 @@ void lrutest_expect_mlocked(struct kunit *test, struct folio *folio,
 			    unsigned int mlock_count, const char *what);
 void lrutest_expect_evictable(struct kunit *test, struct folio *folio,
 			      bool file, const char *what);
+void lrutest_expect_rescued(struct kunit *test, struct folio *folio,
+			    bool file, const char *what);
 int lrutest_locate(struct folio *folio);
 void lrutest_expect_refs(struct kunit *test, struct folio *folio, int held,
 			 const char *what);

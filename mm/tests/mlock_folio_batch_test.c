@@ -53,7 +53,7 @@ static void mlock_folio_culls_then_munlock_rescues(struct kunit *test)
 
 	munlock_folio(folio);
 	lrutest_drain();
-	lrutest_expect_evictable(test, folio, false, "after munlock_folio");
+	lrutest_expect_rescued(test, folio, false, "after munlock_folio");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = n, .culled = n,
@@ -93,7 +93,7 @@ static void mlock_folio_twice_needs_two_munlocks(struct kunit *test)
 
 	munlock_folio(folio);
 	lrutest_drain();
-	lrutest_expect_evictable(test, folio, false, "both mlocks dropped");
+	lrutest_expect_rescued(test, folio, false, "both mlocks dropped");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = n, .culled = n,
@@ -122,7 +122,7 @@ static void mlock_new_folio_lands_unevictable(struct kunit *test)
 
 	munlock_folio(folio);
 	lrutest_drain();
-	lrutest_expect_evictable(test, folio, false, "after munlock_folio");
+	lrutest_expect_rescued(test, folio, false, "after munlock_folio");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = n, .culled = n,
@@ -169,7 +169,7 @@ static void mlock_isolated_folio_culled_at_putback(struct kunit *test)
 
 	munlock_folio(folio);
 	lrutest_drain();
-	lrutest_expect_evictable(test, folio, false, "munlocked after putback");
+	lrutest_expect_rescued(test, folio, false, "munlocked after putback");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = n, .culled = n,
@@ -207,7 +207,7 @@ static void munlock_isolated_folio_stranded_until_putback(struct kunit *test)
 
 	lrutest_putback(test, folio);
 	lrutest_drain();
-	lrutest_expect_evictable(test, folio, false, "put back after munlock");
+	lrutest_expect_rescued(test, folio, false, "put back after munlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = -n, .stranded = n,
@@ -319,7 +319,7 @@ static void mlock_folio_on_another_cpu_waits_for_lru_add_drain_all(struct kunit 
 
 	munlock_folio(folio);
 	lrutest_drain();
-	lrutest_expect_evictable(test, folio, false, "munlocked on this CPU");
+	lrutest_expect_rescued(test, folio, false, "munlocked on this CPU");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = 1, .culled = 1,

@@ -53,6 +53,18 @@ static void expect_all_evictable(struct kunit *test, struct folio **folios,
 	}
 }
 
+/* Munlocked: rescued to the inactive list, no reference kept. */
+static void expect_all_rescued(struct kunit *test, struct folio **folios,
+			       int pages, bool file, const char *what)
+{
+	int i;
+
+	for (i = 0; i < pages; i++) {
+		lrutest_expect_rescued(test, folios[i], file, what);
+		lrutest_expect_refs(test, folios[i], 1, what);
+	}
+}
+
 /* mlock() of populated anon memory culls every folio; munlock() rescues. */
 static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
 {
@@ -79,7 +91,7 @@ static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
-	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
+	expect_all_rescued(test, folios, NPAGES, false, "after munlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = NPAGES, .culled = NPAGES,
@@ -109,7 +121,7 @@ static void mlock_unpopulated_anon_faults_in_mlocked(struct kunit *test)
 				  "mlock of unpopulated anon");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
+	expect_all_rescued(test, folios, NPAGES, false, "after munlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = NPAGES, .culled = NPAGES,
@@ -154,7 +166,7 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 				  "one fault after MLOCK_ONFAULT");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	lrutest_expect_evictable(test, folio, false, "after munlock");
+	lrutest_expect_rescued(test, folio, false, "after munlock");
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
 	lrutest_vm_end(test);
 }
@@ -202,7 +214,7 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lrutest_vma_span(addr, &start, &end), 0);
 	KUNIT_EXPECT_EQ(test, start, addr);
 	KUNIT_EXPECT_EQ(test, end, addr + LEN(NPAGES));
-	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
+	expect_all_rescued(test, folios, NPAGES, false, "after munlock");
 	lrutest_vm_end(test);
 }
 
@@ -249,7 +261,7 @@ static void mlock_locked_range_again_changes_nothing(struct kunit *test)
 	lrutest_expect_stat_delta(test, &before, &locked, "flags changes of a locked range");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, false, "after one munlock");
+	expect_all_rescued(test, folios, NPAGES, false, "after one munlock");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	lrutest_vm_end(test);
 }
@@ -300,7 +312,7 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 				  "munlock of the first VMA");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(b, LEN(pages)), 0L);
-	expect_all_evictable(test, folios, pages, false, "unlocked in both VMAs");
+	expect_all_rescued(test, folios, pages, false, "unlocked in both VMAs");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = pages, .culled = pages,
@@ -336,12 +348,58 @@ static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *t
 				  "mlock of a page-cache mapping");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, true, "page cache after munlock");
+	expect_all_rescued(test, folios, NPAGES, true, "page cache after munlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = NPAGES, .culled = NPAGES,
 					.munlocked = NPAGES, .rescued = NPAGES },
 				  "mlock then munlock of a page-cache mapping");
+	lrutest_vm_end(test);
+}
+
+/*
+ * mprotect(PROT_WRITE) of a locked private file mapping breaks COW at once:
+ * mprotect_fixup() populates a private VM_LOCKED VMA that becomes writable.
+ * Each page-cache folio is replaced by an anon copy, mlocked as it is added
+ * (mlock_new_folio()), and the page-cache folio, no longer mapped by a
+ * locked VMA, is munlocked back to the file LRU.  The lock moves: NR_MLOCK
+ * and locked_vm do not change.  The populate ends with lru_add_drain(), so
+ * the state holds when mprotect() returns.
+ */
+static void mprotect_write_of_locked_private_file_moves_mlock_to_copies(struct kunit *test)
+{
+	struct folio *cache[NPAGES], *copies[NPAGES];
+	struct lrutest_stat before;
+	unsigned long addr;
+	int i;
+
+	addr = lrutest_mmap(test, lrutest_pagecache_file(test), NPAGES, MAP_PRIVATE);
+	/* Read-only, mlock()'s populate maps the page-cache folios themselves. */
+	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(addr, LEN(NPAGES), PROT_READ, -1), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
+	get_folios(test, addr, NPAGES, cache);
+	for (i = 0; i < NPAGES; i++)
+		KUNIT_ASSERT_FALSE_MSG(test, folio_test_anon(cache[i]),
+				       "set up: page %d already copied", i);
+	expect_all_mlocked(test, cache, NPAGES, 1, "page cache locked read-only");
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(addr, LEN(NPAGES), PROT_READ | PROT_WRITE, -1),
+			0L);
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & (VM_LOCKED | VM_WRITE),
+			(vm_flags_t)(VM_LOCKED | VM_WRITE));
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
+	get_folios(test, addr, NPAGES, copies);
+	for (i = 0; i < NPAGES; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, folio_test_anon(copies[i]),
+				      "page %d not copied by mprotect()", i);
+	expect_all_mlocked(test, copies, NPAGES, 1, "the anon copies");
+	expect_all_rescued(test, cache, NPAGES, true, "the page cache after the copy");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.mlocked = NPAGES, .culled = NPAGES,
+					.munlocked = NPAGES, .rescued = NPAGES },
+				  "mprotect(PROT_WRITE) of the locked private mapping");
 	lrutest_vm_end(test);
 }
 
@@ -374,7 +432,7 @@ static void mprotect_of_locked_range_keeps_it_locked(struct kunit *test)
 	lrutest_expect_stat_delta(test, &before, &locked, "mprotect of a locked range");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
+	expect_all_rescued(test, folios, NPAGES, false, "after munlock");
 	lrutest_vm_end(test);
 }
 
@@ -408,7 +466,7 @@ static void mremap_grow_of_locked_vma_locks_new_pages(struct kunit *test)
 				  "mlock then mremap grow");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(new_addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, false, "after munlock");
+	expect_all_rescued(test, folios, NPAGES, false, "after munlock");
 	lrutest_vm_end(test);
 }
 
@@ -672,6 +730,7 @@ static struct kunit_case mlock_vma_cases[] = {
 	KUNIT_CASE(shmem_folio_in_two_locked_vmas_needs_both_munlocked),
 	KUNIT_CASE(mlock_pagecache_file_culls_then_rescues_to_file_list),
 	KUNIT_CASE(mprotect_of_locked_range_keeps_it_locked),
+	KUNIT_CASE(mprotect_write_of_locked_private_file_moves_mlock_to_copies),
 	KUNIT_CASE(mremap_grow_of_locked_vma_locks_new_pages),
 	KUNIT_CASE(mremap_dontunmap_of_part_of_a_locked_vma_keeps_the_rest_locked),
 	KUNIT_CASE(migration_of_a_locked_folio_keeps_it_mlocked),

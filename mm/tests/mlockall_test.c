@@ -66,8 +66,8 @@ static void mlockall_current_locks_every_vma(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(s) & VM_LOCKED_MASK, (vm_flags_t)0);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	for (i = 0; i < PAGES; i++) {
-		lrutest_expect_evictable(test, anon[i], false, "anon after munlockall");
-		lrutest_expect_evictable(test, shm[i], false, "shmem after munlockall");
+		lrutest_expect_rescued(test, anon[i], false, "anon after munlockall");
+		lrutest_expect_rescued(test, shm[i], false, "shmem after munlockall");
 		lrutest_expect_refs(test, anon[i], 1, "anon after munlockall");
 		lrutest_expect_refs(test, shm[i], 1, "shmem after munlockall");
 	}
@@ -121,7 +121,7 @@ static void mlockall_future_locks_new_mappings(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ksys_munlockall(), 0L);
 	KUNIT_EXPECT_EQ(test, current->mm->def_flags & VM_LOCKED_MASK, (vm_flags_t)0);
 	for (i = 0; i < PAGES; i++)
-		lrutest_expect_evictable(test, folios[i], false, "after munlockall");
+		lrutest_expect_rescued(test, folios[i], false, "after munlockall");
 	new = lrutest_mmap_anon(test, PAGES, false);
 	KUNIT_EXPECT_EQ_MSG(test, lrutest_vma_flags(new) & VM_LOCKED_MASK,
 			    (vm_flags_t)0, "mapping after munlockall came locked");
@@ -165,7 +165,7 @@ static void mlockall_future_locks_brk_growth(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, ksys_munlockall(), 0L);
 	for (i = 0; i < PAGES; i++)
-		lrutest_expect_evictable(test, folios[i], false, "after munlockall");
+		lrutest_expect_rescued(test, folios[i], false, "after munlockall");
 	lrutest_vm_end(test);
 }
 
@@ -217,8 +217,8 @@ static void mlockall_onfault_locks_present_and_faulted_folios(struct kunit *test
 
 	KUNIT_ASSERT_EQ(test, ksys_munlockall(), 0L);
 	for (i = 0; i < PAGES; i++)
-		lrutest_expect_evictable(test, present[i], false, "after munlockall");
-	lrutest_expect_evictable(test, faulted, false, "after munlockall");
+		lrutest_expect_rescued(test, present[i], false, "after munlockall");
+	lrutest_expect_rescued(test, faulted, false, "after munlockall");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	lrutest_vm_end(test);
 }

@@ -69,7 +69,7 @@ static void expect_all_munlocked_by_unmap(struct kunit *test, struct folio **fol
 	for (i = 0; i < NPAGES; i++) {
 		KUNIT_EXPECT_FALSE_MSG(test, folio_mapped(folios[i]),
 				       "%s: folio %d still mapped", what, i);
-		lrutest_expect_evictable(test, folios[i], false, what);
+		lrutest_expect_rescued(test, folios[i], false, what);
 		lrutest_expect_refs(test, folios[i], 1, what);
 	}
 }

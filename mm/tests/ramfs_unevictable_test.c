@@ -5,7 +5,8 @@
  * each new folio straight on LRU_UNEVICTABLE (counted as culled); reclaim
  * that meets one puts it back there; truncate and unlink take it off with
  * the counters balanced.  The same steps on tmpfs give evictable,
- * swap-backed folios on the anon lists.
+ * swap-backed folios on the anon lists, and on a tmpfs mounted noswap
+ * unevictable ones again.
  *
  * The test mounts its own ramfs and tmpfs instances (kern_mount()) and
  * writes with kernel_write(); the folios are on the real node, so counts
@@ -188,10 +189,35 @@ static void tmpfs_write_lists_evictable(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, file->f_mapping->nrpages, 0UL);
 }
 
+/*
+ * tmpfs mounted "noswap" has nowhere to put its folios but memory:
+ * shmem_get_inode() marks each of its mappings unevictable, so the folios
+ * go straight to LRU_UNEVICTABLE as on ramfs (unevictable-lru.rst, "tmpfs
+ * with noswap"); truncation takes them off with the counters balanced.
+ */
+static void tmpfs_noswap_write_lists_unevictable(struct kunit *test)
+{
+	struct vfsmount *mnt = lrutest_mount_opts(test, "tmpfs", "noswap");
+	struct file *file = lrutest_create(test, mnt, "f");
+	struct lrutest_stat s;
+
+	KUNIT_EXPECT_TRUE_MSG(test, mapping_unevictable(file->f_mapping),
+			      "a noswap tmpfs mapping is unevictable");
+	lru_snap(&s);
+	write_pages(test, file, RAMFS_TEST_PAGES);
+	expect_delta(test, &s, RAMFS_TEST_PAGES, 0, 0, RAMFS_TEST_PAGES,
+		     RAMFS_TEST_PAGES, "write");
+	expect_all_unevictable(test, file->f_mapping, RAMFS_TEST_PAGES, "write");
+	KUNIT_ASSERT_EQ(test, vfs_truncate(&file->f_path, 0), 0L);
+	expect_delta(test, &s, 0, 0, 0, 0, RAMFS_TEST_PAGES, "truncate");
+	KUNIT_EXPECT_EQ(test, file->f_mapping->nrpages, 0UL);
+}
+
 static struct kunit_case ramfs_unevictable_cases[] = {
 	KUNIT_CASE(ramfs_write_lists_unevictable),
 	KUNIT_CASE(ramfs_truncate_unlink_balanced),
 	KUNIT_CASE(tmpfs_write_lists_evictable),
+	KUNIT_CASE(tmpfs_noswap_write_lists_unevictable),
 	{}
 };
 
