@@ -10,8 +10,9 @@ COVERAGE_CONFIG=debug
 COVERAGE_KERNEL=6.12
 # The kernels the scripts know, oldest first: each is Debian's
 # linux-source-KERNEL package (kernel_debian_suite: where it comes from).
+# The default is the newest.
 LRUTEST_KERNELS=(6.12 7.3)
-LRUTEST_KERNEL=${LRUTEST_KERNEL:-6.12}
+LRUTEST_KERNEL=${LRUTEST_KERNEL:-${LRUTEST_KERNELS[${#LRUTEST_KERNELS[@]} - 1]}}
 
 die() {
 	echo "${0##*/}: error: $*" >&2

@@ -31,6 +31,7 @@
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
 #include <linux/mman.h>
+#include <linux/pagemap.h>
 #include <linux/sched/mm.h>
 #include <linux/shm.h>
 #include <linux/swap.h>
@@ -131,6 +132,69 @@ static void memcg_reclaim_culls_locked_folios_once(struct kunit *test)
 	}
 	if (seg)
 		lrutest_shm_destroy(test, seg);
+	lrutest_vm_end(test);
+}
+
+/*
+ * Culling on the active list (unevictable-lru.rst, "Vmscan's handling of
+ * unevictable folios"): SWAP_CLUSTER_MAX folios of an SHM_LOCKed segment,
+ * all active, the memcg's only LRU folios.  Reclaim at swappiness 0 scans no
+ * anon, but with swap it ages the anon lists while the inactive one is low
+ * (shrink_lruvec() -> shrink_active_list(SWAP_CLUSTER_MAX)): that one call
+ * takes all of them (PGREFILL) and puts each back, unevictable, instead of
+ * deactivating it: all culled, none deactivated, nothing reclaimed.
+ */
+static void memcg_reclaim_culls_locked_folios_of_the_active_list(struct kunit *test)
+{
+	const unsigned long m = SWAP_CLUSTER_MAX;
+	struct lrutest_reclaim_stat b, a;
+	struct lrutest_memcg *cg;
+	struct lrutest_shm *seg;
+	unsigned long culled, i;
+
+	if (lru_gen_enabled())
+		kunit_skip(test, "the multi-gen LRU has no active list (it culls in sort_folio())");
+	lrutest_swap_on(test);
+	cg = lrutest_memcg_create(test);
+	seg = lrutest_shm_create(test, m);
+	lrutest_shm_attach(test, seg);
+	lrutest_shm_touch(test, seg);
+	/* Used twice since: folio_mark_accessed() activates, as a read would. */
+	for (i = 0; i < m; i++) {
+		struct folio *folio = filemap_get_folio(seg->mapping, i);
+
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(folio), "no shm folio %lu", i);
+		folio_mark_accessed(folio);
+		folio_mark_accessed(folio);
+		folio_put(folio);
+	}
+	lrutest_drain();
+	KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_LOCK), 0L);
+	lrutest_memcg_stat(cg, &b);
+	KUNIT_ASSERT_EQ_MSG(test, b.lru[LRU_ACTIVE_ANON], m, "set up: all active");
+	KUNIT_ASSERT_EQ(test, b.lru[LRU_INACTIVE_ANON] + b.lru[LRU_UNEVICTABLE] +
+			      lrutest_stat_file(&b), 0UL);
+
+	culled = lrutest_event(UNEVICTABLE_PGCULLED);
+	KUNIT_EXPECT_EQ(test, lrutest_memcg_reclaim(cg, TO_RECLAIM, 0), 0UL);
+	/* Culled folios are put back through the LRU batch: drain it. */
+	lrutest_drain();
+	culled = lrutest_event(UNEVICTABLE_PGCULLED) - culled;
+	lrutest_memcg_stat(cg, &a);
+	lrutest_memcg_log(test, "locked active anon", &b, &a);
+	KUNIT_EXPECT_EQ_MSG(test, a.refill - b.refill, m, "PGREFILL: one scan of the active list");
+	KUNIT_EXPECT_EQ_MSG(test, culled, m, "PGCULLED");
+	KUNIT_EXPECT_EQ(test, a.deactivate - b.deactivate, 0UL);
+	KUNIT_EXPECT_EQ(test, a.lru[LRU_UNEVICTABLE], m);
+	KUNIT_EXPECT_EQ(test, lrutest_stat_anon(&a), 0UL);
+	for (i = 0; i < m; i++) {
+		struct folio *folio = filemap_get_folio(seg->mapping, i);
+
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(folio), "no shm folio %lu", i);
+		lrutest_expect_unevictable(test, lrutest_locate(folio), folio, "culled", i);
+		folio_put(folio);
+	}
+	lrutest_shm_destroy(test, seg);
 	lrutest_vm_end(test);
 }
 
@@ -316,6 +380,7 @@ static void memcg_reclaim_culls_a_locked_large_folio_by_pages(struct kunit *test
 
 static struct kunit_case reclaim_memcg_cull_cases[] = {
 	KUNIT_CASE_PARAM(memcg_reclaim_culls_locked_folios_once, cull_gen_params),
+	KUNIT_CASE(memcg_reclaim_culls_locked_folios_of_the_active_list),
 	KUNIT_CASE(memcg_reclaim_restores_a_missed_mlock),
 	KUNIT_CASE(memcg_reclaim_never_scans_ramfs_folios),
 	KUNIT_CASE(memcg_reclaim_culls_a_locked_large_folio_by_pages),

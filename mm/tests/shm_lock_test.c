@@ -163,6 +163,33 @@ static void shm_lock_culls_on_reclaim_and_putback(struct kunit *test)
 	lrutest_shm_destroy(test, seg);
 }
 
+/*
+ * Pages first touched after SHM_LOCK: each new folio is added to the LRU
+ * (folio_add_lru() -> lru_add()) with its mapping already unevictable, so it
+ * goes straight to LRU_UNEVICTABLE, culled once, and never onto an anon list.
+ */
+static void shm_pages_touched_after_shm_lock_are_culled_as_added(struct kunit *test)
+{
+	struct lrutest_shm *seg;
+	struct lrutest_stat a;
+
+	lrutest_shm_user_mm(test);
+	seg = lrutest_shm_create(test, SHM_TEST_PAGES);
+	lrutest_shm_attach(test, seg);
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_shm_ctl(seg->id, SHM_LOCK), 0L, "SHM_LOCK");
+	KUNIT_ASSERT_EQ(test, seg->mapping->nrpages, 0UL);
+	lrutest_drain();
+	lrutest_stat(&a);
+	lrutest_shm_touch(test, seg);	/* and drains the lru_add batch */
+	lrutest_expect_stat_delta(test, &a,
+				  SHM_DELTA(.culled = SHM_TEST_PAGES,
+					    .unevictable = SHM_TEST_PAGES,
+					    .file_pages = SHM_TEST_PAGES),
+				  "touch after SHM_LOCK");
+	expect_all_unevictable(test, seg, false, "touched after SHM_LOCK");
+	lrutest_shm_destroy(test, seg);
+}
+
 /* Lock and cull every folio of a new segment. */
 static struct lrutest_shm *culled_segment(struct kunit *test)
 {
@@ -461,6 +488,7 @@ static void shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages(struct kuni
 
 static struct kunit_case shm_lock_cases[] = {
 	KUNIT_CASE(shm_lock_culls_on_reclaim_and_putback),
+	KUNIT_CASE(shm_pages_touched_after_shm_lock_are_culled_as_added),
 	KUNIT_CASE(shm_unlock_rescues_all),
 	KUNIT_CASE(shm_lock_rlimit_and_rmid),
 	KUNIT_CASE_PARAM(shm_lock_in_a_child_user_namespace, userns_gen_params),
