@@ -94,6 +94,12 @@ def help_text(stanza):
     return '\n\n'.join(paras)
 
 
+def as_commit_text(help_para):
+    """A Kconfig help text ("Builds KUnit tests of ...") as a commit
+    message says it ("Add KUnit tests of ...")."""
+    return re.sub(r'^Builds ', 'Add ', help_para)
+
+
 def prompt_of(stanza):
     return re.search(r'(?m)^\s+bool\s+"([^"]*)"', stanza).group(1)
 
@@ -272,7 +278,7 @@ def main():
             continue
         done.append(sym)
         files = [n for n in names if owner.get(n) == sym]
-        body = (help_text(st) + '\n\n'
+        body = (as_commit_text(help_text(st)) + '\n\n'
                 f'{sym} is enabled in mm/tests/.kunitconfig.  Run the tests with:\n\n'
                 '  ./tools/testing/kunit/kunit.py run --kunitconfig=mm/tests\n\n'
                 'Files: ' + ', '.join(files) + '.')
