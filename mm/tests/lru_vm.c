@@ -232,11 +232,17 @@ void lrutest_expect_evictable(struct kunit *test, struct folio *folio,
 				    "%s: on %s", what, lrutest_lru_names[lru]);
 }
 
-/*
- * Munlocked and rescued: evictable and, on the classic LRU, on the inactive
+/**
+ * lrutest_expect_rescued - @folio was munlocked and rescued
+ * @test: the test case
+ * @folio: a folio the case locked and then unlocked
+ * @file: whether it belongs on a file list
+ * @what: the step, for the message
+ *
+ * As lrutest_expect_evictable(), and on the classic LRU on the inactive
  * list of its type (unevictable-lru.rst: munlock "moves the folio to the
  * inactive list"; mlock cleared PG_active).  The multi-gen LRU places it by
- * generation instead (lru_gen_add_folio()).
+ * generation instead (lru_gen_add_folio()): not checked there.
  */
 void lrutest_expect_rescued(struct kunit *test, struct folio *folio,
 			    bool file, const char *what)
