@@ -12,7 +12,8 @@ COVERAGE_KERNEL=6.12
 # linux-source-KERNEL package (kernel_debian_suite: where it comes from).
 # The default is the newest.
 LRUTEST_KERNELS=(6.12 7.3)
-LRUTEST_KERNEL=${LRUTEST_KERNEL:-${LRUTEST_KERNELS[${#LRUTEST_KERNELS[@]} - 1]}}
+LRUTEST_NEWEST=${LRUTEST_KERNELS[${#LRUTEST_KERNELS[@]} - 1]}
+LRUTEST_KERNEL=${LRUTEST_KERNEL:-$LRUTEST_NEWEST}
 
 die() {
 	echo "${0##*/}: error: $*" >&2

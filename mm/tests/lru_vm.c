@@ -214,12 +214,10 @@ void lrutest_expect_mlocked(struct kunit *test, struct folio *folio,
 				    "%s: mlock_count", what);
 }
 
-/* Back on an evictable list of the right type, found by walking it. */
-void lrutest_expect_evictable(struct kunit *test, struct folio *folio,
-			      bool file, const char *what)
+/* Evictable, listed on @lru (walked), a list of the right type. */
+static void expect_evictable_on(struct kunit *test, struct folio *folio, int lru,
+				bool file, const char *what)
 {
-	int lru = lrutest_locate(folio);
-
 	KUNIT_EXPECT_FALSE_MSG(test, folio_test_mlocked(folio),
 			       "%s: PG_mlocked", what);
 	KUNIT_EXPECT_FALSE_MSG(test, folio_test_unevictable(folio),
@@ -230,6 +228,13 @@ void lrutest_expect_evictable(struct kunit *test, struct folio *folio,
 	if (lru != LRUTEST_NOT_LISTED)
 		KUNIT_EXPECT_EQ_MSG(test, is_file_lru(lru), file,
 				    "%s: on %s", what, lrutest_lru_names[lru]);
+}
+
+/* Back on an evictable list of the right type, found by walking it. */
+void lrutest_expect_evictable(struct kunit *test, struct folio *folio,
+			      bool file, const char *what)
+{
+	expect_evictable_on(test, folio, lrutest_locate(folio), file, what);
 }
 
 /**
@@ -249,7 +254,7 @@ void lrutest_expect_rescued(struct kunit *test, struct folio *folio,
 {
 	int lru = lrutest_locate(folio);
 
-	lrutest_expect_evictable(test, folio, file, what);
+	expect_evictable_on(test, folio, lru, file, what);
 	if (!lru_gen_enabled() && lru != LRUTEST_NOT_LISTED)
 		KUNIT_EXPECT_FALSE_MSG(test, is_active_lru(lru), "%s: rescued onto %s",
 				       what, lrutest_lru_names[lru]);

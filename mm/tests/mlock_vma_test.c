@@ -42,25 +42,20 @@ static void expect_all_mlocked(struct kunit *test, struct folio **folios,
 	}
 }
 
+/*
+ * Each folio evictable (and, @rescued from an mlock, on the inactive list
+ * where the classic LRU says so), no reference kept.
+ */
 static void expect_all_evictable(struct kunit *test, struct folio **folios,
-				 int pages, bool file, const char *what)
+				 int pages, bool file, bool rescued, const char *what)
 {
 	int i;
 
 	for (i = 0; i < pages; i++) {
-		lrutest_expect_evictable(test, folios[i], file, what);
-		lrutest_expect_refs(test, folios[i], 1, what);
-	}
-}
-
-/* Munlocked: rescued to the inactive list, no reference kept. */
-static void expect_all_rescued(struct kunit *test, struct folio **folios,
-			       int pages, bool file, const char *what)
-{
-	int i;
-
-	for (i = 0; i < pages; i++) {
-		lrutest_expect_rescued(test, folios[i], file, what);
+		if (rescued)
+			lrutest_expect_rescued(test, folios[i], file, what);
+		else
+			lrutest_expect_evictable(test, folios[i], file, what);
 		lrutest_expect_refs(test, folios[i], 1, what);
 	}
 }
@@ -91,7 +86,7 @@ static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
-	expect_all_rescued(test, folios, NPAGES, false, "after munlock");
+	expect_all_evictable(test, folios, NPAGES, false, true, "after munlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = NPAGES, .culled = NPAGES,
@@ -121,7 +116,7 @@ static void mlock_unpopulated_anon_faults_in_mlocked(struct kunit *test)
 				  "mlock of unpopulated anon");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_rescued(test, folios, NPAGES, false, "after munlock");
+	expect_all_evictable(test, folios, NPAGES, false, true, "after munlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = NPAGES, .culled = NPAGES,
@@ -214,7 +209,7 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lrutest_vma_span(addr, &start, &end), 0);
 	KUNIT_EXPECT_EQ(test, start, addr);
 	KUNIT_EXPECT_EQ(test, end, addr + LEN(NPAGES));
-	expect_all_rescued(test, folios, NPAGES, false, "after munlock");
+	expect_all_evictable(test, folios, NPAGES, false, true, "after munlock");
 	lrutest_vm_end(test);
 }
 
@@ -261,7 +256,7 @@ static void mlock_locked_range_again_changes_nothing(struct kunit *test)
 	lrutest_expect_stat_delta(test, &before, &locked, "flags changes of a locked range");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_rescued(test, folios, NPAGES, false, "after one munlock");
+	expect_all_evictable(test, folios, NPAGES, false, true, "after one munlock");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	lrutest_vm_end(test);
 }
@@ -312,7 +307,7 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 				  "munlock of the first VMA");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(b, LEN(pages)), 0L);
-	expect_all_rescued(test, folios, pages, false, "unlocked in both VMAs");
+	expect_all_evictable(test, folios, pages, false, true, "unlocked in both VMAs");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = pages, .culled = pages,
@@ -336,7 +331,7 @@ static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *t
 	lrutest_drain();
 	get_folios(test, addr, NPAGES, folios);
 	KUNIT_EXPECT_FALSE(test, folio_test_swapbacked(folios[0]));
-	expect_all_evictable(test, folios, NPAGES, true, "page cache before mlock");
+	expect_all_evictable(test, folios, NPAGES, true, false, "page cache before mlock");
 	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
@@ -348,7 +343,7 @@ static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *t
 				  "mlock of a page-cache mapping");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_rescued(test, folios, NPAGES, true, "page cache after munlock");
+	expect_all_evictable(test, folios, NPAGES, true, true, "page cache after munlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = NPAGES, .culled = NPAGES,
@@ -394,7 +389,7 @@ static void mprotect_write_of_locked_private_file_moves_mlock_to_copies(struct k
 		KUNIT_EXPECT_TRUE_MSG(test, folio_test_anon(copies[i]),
 				      "page %d not copied by mprotect()", i);
 	expect_all_mlocked(test, copies, NPAGES, 1, "the anon copies");
-	expect_all_rescued(test, cache, NPAGES, true, "the page cache after the copy");
+	expect_all_evictable(test, cache, NPAGES, true, true, "the page cache after the copy");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = NPAGES, .culled = NPAGES,
@@ -432,7 +427,7 @@ static void mprotect_of_locked_range_keeps_it_locked(struct kunit *test)
 	lrutest_expect_stat_delta(test, &before, &locked, "mprotect of a locked range");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_rescued(test, folios, NPAGES, false, "after munlock");
+	expect_all_evictable(test, folios, NPAGES, false, true, "after munlock");
 	lrutest_vm_end(test);
 }
 
@@ -466,7 +461,7 @@ static void mremap_grow_of_locked_vma_locks_new_pages(struct kunit *test)
 				  "mlock then mremap grow");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(new_addr, LEN(NPAGES)), 0L);
-	expect_all_rescued(test, folios, NPAGES, false, "after munlock");
+	expect_all_evictable(test, folios, NPAGES, false, true, "after munlock");
 	lrutest_vm_end(test);
 }
 

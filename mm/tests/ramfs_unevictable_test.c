@@ -96,20 +96,30 @@ static void expect_all_unevictable(struct kunit *test, struct address_space *map
 	}
 }
 
+/*
+ * @file's mapping is unevictable, and a write of RAMFS_TEST_PAGES pages puts
+ * every folio straight on LRU_UNEVICTABLE, culled on the way; @s is the
+ * snapshot from before the write.
+ */
+static void write_lists_unevictable(struct kunit *test, struct file *file,
+				    struct lrutest_stat *s)
+{
+	KUNIT_EXPECT_TRUE_MSG(test, mapping_unevictable(file->f_mapping),
+			      "the mapping is unevictable");
+	lru_snap(s);
+	write_pages(test, file, RAMFS_TEST_PAGES);
+	expect_delta(test, s, RAMFS_TEST_PAGES, 0, 0, RAMFS_TEST_PAGES,
+		     RAMFS_TEST_PAGES, "write");
+	expect_all_unevictable(test, file->f_mapping, RAMFS_TEST_PAGES, "write");
+}
+
 /* A write puts every folio straight on LRU_UNEVICTABLE, culled on the way. */
 static void ramfs_write_lists_unevictable(struct kunit *test)
 {
 	struct vfsmount *mnt = lrutest_mount(test, "ramfs");
-	struct file *file = lrutest_create(test, mnt, "f");
 	struct lrutest_stat s;
 
-	KUNIT_EXPECT_TRUE_MSG(test, mapping_unevictable(file->f_mapping),
-			      "a ramfs mapping is unevictable");
-	lru_snap(&s);
-	write_pages(test, file, RAMFS_TEST_PAGES);
-	expect_delta(test, &s, RAMFS_TEST_PAGES, 0, 0, RAMFS_TEST_PAGES,
-		     RAMFS_TEST_PAGES, "write");
-	expect_all_unevictable(test, file->f_mapping, RAMFS_TEST_PAGES, "write");
+	write_lists_unevictable(test, lrutest_create(test, mnt, "f"), &s);
 }
 
 /*
@@ -201,13 +211,7 @@ static void tmpfs_noswap_write_lists_unevictable(struct kunit *test)
 	struct file *file = lrutest_create(test, mnt, "f");
 	struct lrutest_stat s;
 
-	KUNIT_EXPECT_TRUE_MSG(test, mapping_unevictable(file->f_mapping),
-			      "a noswap tmpfs mapping is unevictable");
-	lru_snap(&s);
-	write_pages(test, file, RAMFS_TEST_PAGES);
-	expect_delta(test, &s, RAMFS_TEST_PAGES, 0, 0, RAMFS_TEST_PAGES,
-		     RAMFS_TEST_PAGES, "write");
-	expect_all_unevictable(test, file->f_mapping, RAMFS_TEST_PAGES, "write");
+	write_lists_unevictable(test, file, &s);
 	KUNIT_ASSERT_EQ(test, vfs_truncate(&file->f_path, 0), 0L);
 	expect_delta(test, &s, 0, 0, 0, 0, RAMFS_TEST_PAGES, "truncate");
 	KUNIT_EXPECT_EQ(test, file->f_mapping->nrpages, 0UL);
