@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the munlock that unmapping does: munmap() of a locked
- * range and exit_mmap() of an mm with locked VMAs zap the PTEs, and
+ * range, exit_mmap() of an mm with locked VMAs, truncation and hole punch of
+ * a locked file zap the PTEs, and
  * folio_remove_rmap_*() -> munlock_vma_folio() must drop every mlock, so
  * that nothing stays PG_mlocked and NR_MLOCK returns to where it was.
  * The test holds a reference on each folio, so it can be checked after it
  * is unmapped (it is back on an evictable list until that reference goes).
  */
 #include <kunit/test.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 
@@ -149,10 +152,136 @@ static void mm_exit_munlocks_every_folio(struct kunit *test)
 				  "mlock then mm exit");
 }
 
+/*
+ * Truncation and hole punch of a locked tmpfs mapping ("Truncating MLOCKED
+ * Pages", unevictable-lru.rst): the range is unmapped from every VMA by
+ * unmap_mapping_range(), whose zap munlocks each folio as it unmaps it
+ * (folio_remove_rmap_ptes() -> munlock_vma_folio()), before the folios
+ * leave the page cache.  Truncation passes even_cows, so the anon copies a
+ * private mapping made by COW go too ("truncation even unmaps and deletes
+ * any private anonymous pages which had been Copied-On-Write"); a hole punch
+ * does not (shmem_fallocate(): "hole-punching leaves COWed pages").
+ */
+struct truncate_row {
+	const char *desc;
+	bool private;	/* MAP_PRIVATE: mlock()'s populate copies every page */
+	bool punch;	/* FALLOC_FL_PUNCH_HOLE, else ftruncate() to 0 */
+};
+
+static const struct truncate_row truncate_rows[] = {
+	{ "ftruncate() of a locked shared mapping", false, false },
+	{ "hole punch of a locked shared mapping", false, true },
+	{ "ftruncate() of the COW copies of a locked private mapping", true, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(truncate, truncate_rows, desc);
+
+/*
+ * A tmpfs file of NPAGES pages mapped shared or private and mlock()ed: its
+ * folios (the page cache, or the anon copies of a writable private mapping:
+ * the populate writes) each mlocked once, a reference held by the case.
+ */
+static struct file *lock_tmpfs(struct kunit *test, bool private,
+			       unsigned long *addr, struct folio **folios)
+{
+	struct file *file;
+	int i;
+
+	file = lrutest_shmem_file(test, NPAGES);
+	*addr = lrutest_mmap(test, file, NPAGES, private ? MAP_PRIVATE : MAP_SHARED);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(*addr, LEN(NPAGES), 0), 0L);
+	for (i = 0; i < NPAGES; i++) {
+		folios[i] = lrutest_folio_at(test, *addr + LEN(i));
+		KUNIT_ASSERT_NOT_NULL(test, folios[i]);
+		KUNIT_ASSERT_EQ_MSG(test, folio_test_anon(folios[i]), private,
+				    "set up: page %d anon", i);
+		lrutest_expect_mlocked(test, folios[i], 1, "set up: locked");
+	}
+	return file;
+}
+
+static int zap_range(struct file *file, bool punch)
+{
+	if (punch)
+		return vfs_fallocate(file, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				     0, LEN(NPAGES));
+	return vfs_truncate(&file->f_path, 0);
+}
+
+/*
+ * Each folio unmapped and munlocked as the call returns, with no drain by
+ * the test: the munlocks queued by the zap are done by the lru_add_drain()
+ * of the truncation's folio_batch_release(), which drains so that the
+ * truncated folios can be freed at once.  The folios wait on an anon list
+ * (tmpfs is swap-backed) for the case's reference to go; the VMA stays
+ * VM_LOCKED, so locked_vm does not change.
+ */
+static void truncation_munlocks_the_locked_folios_it_unmaps(struct kunit *test)
+{
+	const struct truncate_row *row = test->param_value;
+	struct folio *folios[NPAGES];
+	struct lrutest_stat before;
+	struct file *file;
+	unsigned long addr;
+	int i;
+
+	file = lock_tmpfs(test, row->private, &addr, folios);
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, zap_range(file, row->punch), 0);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
+	for (i = 0; i < NPAGES; i++) {
+		KUNIT_EXPECT_FALSE_MSG(test, folio_mapped(folios[i]),
+				       "folio %d still mapped", i);
+		if (!row->private)
+			KUNIT_EXPECT_NULL_MSG(test, folios[i]->mapping,
+					      "folio %d still in the page cache", i);
+		lrutest_expect_rescued(test, folios[i], false, row->desc);
+		lrutest_expect_refs(test, folios[i], 1, row->desc);
+	}
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = -NPAGES, .munlocked = NPAGES,
+					.rescued = NPAGES },
+				  row->desc);
+	lrutest_vm_end(test);
+}
+
+/*
+ * A hole punch unmaps the page cache only: the anon copies of a locked
+ * private mapping stay mapped, mlocked once and unevictable.
+ */
+static void hole_punch_keeps_the_locked_cow_copies_of_a_private_mapping(struct kunit *test)
+{
+	struct folio *folios[NPAGES];
+	struct lrutest_stat before;
+	struct file *file;
+	unsigned long addr;
+	int i;
+
+	file = lock_tmpfs(test, true, &addr, folios);
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, zap_range(file, true), 0);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
+	for (i = 0; i < NPAGES; i++) {
+		KUNIT_EXPECT_PTR_EQ_MSG(test, lrutest_folio_at(test, addr + LEN(i)),
+					folios[i], "page %d: its copy unmapped", i);
+		lrutest_expect_mlocked(test, folios[i], 1, "after the hole punch");
+		/* Two: the lookup's just now and the set-up's. */
+		lrutest_expect_refs(test, folios[i], 2, "after the hole punch");
+	}
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
+				  "hole punch of a locked private mapping");
+	lrutest_vm_end(test);
+}
+
 static struct kunit_case munlock_unmap_cases[] = {
 	KUNIT_CASE(munmap_of_locked_vma_munlocks_every_folio),
 	KUNIT_CASE(munmap_of_locked_middle_munlocks_only_it),
 	KUNIT_CASE(mm_exit_munlocks_every_folio),
+	KUNIT_CASE_PARAM(truncation_munlocks_the_locked_folios_it_unmaps, truncate_gen_params),
+	KUNIT_CASE(hole_punch_keeps_the_locked_cow_copies_of_a_private_mapping),
 	{}
 };
 
@@ -164,5 +293,5 @@ static struct kunit_suite munlock_unmap_suite = {
 
 kunit_test_suite(munlock_unmap_suite);
 
-MODULE_DESCRIPTION("KUnit tests of munlock by munmap and mm exit");
+MODULE_DESCRIPTION("KUnit tests of munlock by munmap, mm exit, truncation and hole punch");
 MODULE_LICENSE("GPL");
