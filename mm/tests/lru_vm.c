@@ -18,6 +18,7 @@
 #include <linux/kthread.h>
 #include <linux/major.h>
 #include <linux/memcontrol.h>
+#include <linux/migrate.h>
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
 #include <linux/mman.h>
@@ -635,6 +636,66 @@ struct list_head *lrutest_isolated_list(struct kunit *test)
 			kunit_add_action_or_reset(test, lrutest_putback_list_action, list));
 	return list;
 }
+
+static void lrutest_putback_movable_action(void *list)
+{
+	putback_movable_pages(list);
+}
+
+/**
+ * lrutest_migrate_list - a list for folios isolated for migration
+ * @test: the test case
+ *
+ * For isolate_folio_to_list() and compaction's isolation, which count each
+ * folio in NR_ISOLATED_*: what is still on it when the case ends (what
+ * migrate_pages() did not move) goes back through putback_movable_pages(),
+ * as migrate_pages()' own callers do it.
+ */
+struct list_head *lrutest_migrate_list(struct kunit *test)
+{
+	struct list_head *list = kunit_kzalloc(test, sizeof(*list), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, list);
+	INIT_LIST_HEAD(list);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_putback_movable_action, list));
+	return list;
+}
+
+#ifdef CONFIG_COMPACTION
+/**
+ * lrutest_compact_isolate - compaction's isolation of the pages of @folio
+ * @test: the test case
+ * @folio: a folio on the LRU
+ * @list: where the isolated folios go (lrutest_migrate_list())
+ *
+ * isolate_migratepages_range() over @folio's pfns alone: the migrate
+ * scanner's isolate_migratepages_block() with ISOLATE_UNEVICTABLE, the mode
+ * of synchronous compaction while compact_unevictable_allowed is set (the
+ * default), and of alloc_contig_range().  Skip hints are ignored;
+ * GFP_KERNEL lets it take page-cache folios.  Returns the pages isolated.
+ */
+unsigned long lrutest_compact_isolate(struct kunit *test, struct folio *folio,
+				      struct list_head *list)
+{
+	struct compact_control cc = {
+		.zone = folio_zone(folio),
+		.order = -1,
+		.mode = MIGRATE_SYNC,
+		.ignore_skip_hint = true,
+		.no_set_skip_hint = true,
+		.gfp_mask = GFP_KERNEL,
+	};
+	unsigned long pfn = folio_pfn(folio);
+	int ret;
+
+	INIT_LIST_HEAD(&cc.migratepages);
+	ret = isolate_migratepages_range(&cc, pfn, pfn + folio_nr_pages(folio));
+	list_splice(&cc.migratepages, list);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "isolate_migratepages_range()");
+	return cc.nr_migratepages;
+}
+#endif
 
 /*
  * The folio mapped at @addr, or NULL if none is, looked up without

@@ -73,6 +73,11 @@ void lrutest_putback_action(void *folio);
 void lrutest_isolate(struct kunit *test, struct folio *folio);
 void lrutest_putback(struct kunit *test, struct folio *folio);
 struct list_head *lrutest_isolated_list(struct kunit *test);
+struct list_head *lrutest_migrate_list(struct kunit *test);
+#ifdef CONFIG_COMPACTION
+unsigned long lrutest_compact_isolate(struct kunit *test, struct folio *folio,
+				      struct list_head *list);
+#endif
 struct folio *lrutest_real_folio(struct kunit *test, unsigned int order,
 				 unsigned long flags, bool add);
 struct folio *lrutest_real_folio_on(struct kunit *test, unsigned int order,

@@ -465,11 +465,6 @@ static void mremap_grow_of_locked_vma_locks_new_pages(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
-static void putback_list_action(void *list)
-{
-	putback_movable_pages(list);
-}
-
 /*
  * unevictable-lru.rst, "Migrating MLOCKED Pages": the mlock follows the
  * mapping.  Run through the kernel's migrate_pages() of an isolated folio,
@@ -496,11 +491,7 @@ static void migration_of_a_locked_folio_keeps_it_mlocked(struct kunit *test)
 
 	if (!IS_ENABLED(CONFIG_MIGRATION))
 		kunit_skip(test, "CONFIG_MIGRATION is off: no page migration");
-	list = kunit_kzalloc(test, sizeof(*list), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, list);
-	INIT_LIST_HEAD(list);
-	/* What migrate_pages() leaves on the list goes back to the LRU. */
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, putback_list_action, list));
+	list = lrutest_migrate_list(test);
 	addr = lrutest_mmap_anon(test, 1, true);
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(1), 0), 0L);
 	old = lrutest_folio_at(test, addr);
@@ -525,6 +516,49 @@ static void migration_of_a_locked_folio_keeps_it_mlocked(struct kunit *test)
 					.mlocked = 1, .culled = 1, .rescued = 1,
 					.stranded = 1 },
 				  "migration of a locked folio");
+	lrutest_vm_end(test);
+}
+
+/*
+ * unevictable-lru.rst, "Compacting MLOCKED Pages": "the default behavior is
+ * to let unevictable pages be moved" (compact_unevictable_allowed set).
+ * Compaction's migrate scanner takes the locked folio off LRU_UNEVICTABLE,
+ * still mlocked and unevictable: migration, not isolation, moves the mlock
+ * (migration_of_a_locked_folio_keeps_it_mlocked()).  The isolation holds a
+ * reference of its own, the folio's only one besides its mapping's; no
+ * counter moves.
+ */
+static void compaction_isolates_a_locked_folio(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct list_head *list;
+	struct folio *folio;
+	unsigned long addr;
+
+	if (!IS_ENABLED(CONFIG_COMPACTION))
+		kunit_skip(test, "CONFIG_COMPACTION is off: no compaction");
+	list = lrutest_migrate_list(test);
+	addr = lrutest_mmap_anon(test, 1, true);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(1), 0), 0L);
+	folio = lrutest_folio_at(test, addr);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	lrutest_expect_mlocked(test, folio, 1, "set up");
+	/* An anon folio with more references than mappings is pinned: skipped. */
+	kunit_release_action(test, lrutest_folio_put_action, folio);
+	lrutest_stat(&before);
+
+#ifdef CONFIG_COMPACTION
+	KUNIT_EXPECT_EQ(test, lrutest_compact_isolate(test, folio, list), 1UL);
+#endif
+	KUNIT_EXPECT_TRUE(test, list_is_singular(list));
+	KUNIT_EXPECT_PTR_EQ(test, list_first_entry_or_null(list, struct folio, lru), folio);
+	KUNIT_EXPECT_FALSE(test, folio_test_lru(folio));
+	KUNIT_EXPECT_TRUE(test, folio_test_mlocked(folio));
+	KUNIT_EXPECT_TRUE(test, folio_test_unevictable(folio));
+	/* The isolation's, on the case's list (mlock_count shares ->lru: not read). */
+	lrutest_expect_refs(test, folio, 1, "isolated");
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
+				  "compaction's isolation of a locked folio");
 	lrutest_vm_end(test);
 }
 
@@ -729,6 +763,7 @@ static struct kunit_case mlock_vma_cases[] = {
 	KUNIT_CASE(mremap_grow_of_locked_vma_locks_new_pages),
 	KUNIT_CASE(mremap_dontunmap_of_part_of_a_locked_vma_keeps_the_rest_locked),
 	KUNIT_CASE(migration_of_a_locked_folio_keeps_it_mlocked),
+	KUNIT_CASE(compaction_isolates_a_locked_folio),
 	KUNIT_CASE_PARAM(mlock_and_munlock_over_vma_layouts, layout_gen_params),
 	{}
 };

@@ -14,6 +14,7 @@
  */
 #include <kunit/test.h>
 #include <linux/fs.h>
+#include <linux/migrate.h>
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
 #include <linux/mount.h>
@@ -217,11 +218,55 @@ static void tmpfs_noswap_write_lists_unevictable(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, file->f_mapping->nrpages, 0UL);
 }
 
+/*
+ * unevictable-lru.rst, "Migrating MLOCKED Pages": "if the page was
+ * unevictable for other reasons, PG_unevictable is copied explicitly"
+ * (folio_migrate_flags()).  A folio of a noswap tmpfs mapping, isolated by
+ * compaction and migrated, is replaced in the page cache by a folio that
+ * comes to the LRU already unevictable: lru_add() lists it on
+ * LRU_UNEVICTABLE without counting a new cull.  migrate_pages() puts the
+ * new folio in this CPU's lru_add batch (folio_add_lru()); the drain is
+ * the one that lists it.
+ */
+static void migration_of_a_noswap_tmpfs_folio_copies_pg_unevictable(struct kunit *test)
+{
+	struct migration_target_control mtc = {
+		.nid = NUMA_NO_NODE,
+		.gfp_mask = GFP_HIGHUSER_MOVABLE,
+	};
+	struct vfsmount *mnt = lrutest_mount_opts(test, "tmpfs", "noswap");
+	struct file *file = lrutest_create(test, mnt, "f");
+	struct list_head *list = lrutest_migrate_list(test);
+	struct folio *old, *new;
+	struct lrutest_stat s;
+	unsigned int nr = 0;
+
+	if (!IS_ENABLED(CONFIG_COMPACTION))
+		kunit_skip(test, "CONFIG_COMPACTION is off: no compaction");
+	write_pages(test, file, 1);
+	old = peek_folio(test, file->f_mapping, 0);
+	KUNIT_ASSERT_TRUE(test, folio_test_unevictable(old));
+	lru_snap(&s);
+
+#ifdef CONFIG_COMPACTION
+	KUNIT_ASSERT_EQ(test, lrutest_compact_isolate(test, old, list), 1UL);
+#endif
+	KUNIT_EXPECT_EQ(test, migrate_pages(list, alloc_migration_target, NULL,
+					    (unsigned long)&mtc, MIGRATE_SYNC,
+					    MR_COMPACTION, &nr), 0);
+	KUNIT_EXPECT_EQ(test, nr, 1U);
+	new = peek_folio(test, file->f_mapping, 0);
+	KUNIT_EXPECT_PTR_NE(test, new, old);
+	expect_delta(test, &s, 0, 0, 0, 0, 0, "migration");
+	expect_all_unevictable(test, file->f_mapping, 1, "migration");
+}
+
 static struct kunit_case ramfs_unevictable_cases[] = {
 	KUNIT_CASE(ramfs_write_lists_unevictable),
 	KUNIT_CASE(ramfs_truncate_unlink_balanced),
 	KUNIT_CASE(tmpfs_write_lists_evictable),
 	KUNIT_CASE(tmpfs_noswap_write_lists_unevictable),
+	KUNIT_CASE(migration_of_a_noswap_tmpfs_folio_copies_pg_unevictable),
 	{}
 };
 
