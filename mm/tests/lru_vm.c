@@ -11,6 +11,7 @@
 #include <kunit/resource.h>
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
+#include <linux/anon_inodes.h>
 #include <linux/blkdev.h>
 #include <linux/err.h>
 #include <linux/huge_mm.h>
@@ -696,6 +697,52 @@ unsigned long lrutest_compact_isolate(struct kunit *test, struct folio *folio,
 	return cc.nr_migratepages;
 }
 #endif
+
+/* ->mmap() of a driver that maps its page: vm_insert_page(), VM_MIXEDMAP. */
+static int lrutest_insert_page_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return vm_insert_page(vma, vma->vm_start, file->private_data);
+}
+
+/* ->mmap() of a driver that maps its page by pfn: VM_IO | VM_PFNMAP. */
+static int lrutest_remap_pfn_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct page *page = file->private_data;
+
+	return remap_pfn_range(vma, vma->vm_start, page_to_pfn(page), PAGE_SIZE,
+			       vma->vm_page_prot);
+}
+
+static const struct file_operations lrutest_driver_fops[] = {
+	[LRUTEST_DRIVER_MIXEDMAP] = { .mmap = lrutest_insert_page_mmap },
+	[LRUTEST_DRIVER_PFNMAP] = { .mmap = lrutest_remap_pfn_mmap },
+};
+
+/**
+ * lrutest_driver_file - a file whose ->mmap() maps a page, as a driver's does
+ * @test: the test case
+ * @kind: LRUTEST_DRIVER_MIXEDMAP, vm_insert_page() (``VM_MIXEDMAP``), or
+ *	LRUTEST_DRIVER_PFNMAP, remap_pfn_range() (``VM_IO | VM_PFNMAP |
+ *	VM_DONTEXPAND``): the special VMAs of unevictable-lru.rst, "Filtering
+ *	Special VMAs"
+ * @page: set to the page it maps, a kernel page freed when the case ends
+ *
+ * Returns the file (anon_inode_getfile()), put when the case ends.  Its
+ * mappings are one page long.
+ */
+struct file *lrutest_driver_file(struct kunit *test, enum lrutest_driver kind,
+				 struct page **page)
+{
+	struct file *file;
+
+	*page = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, *page);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_free_page_action, *page));
+	file = anon_inode_getfile("lrutest", &lrutest_driver_fops[kind], *page, O_RDWR);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_fput, file));
+	return file;
+}
 
 /*
  * The folio mapped at @addr, or NULL if none is, looked up without

@@ -105,6 +105,9 @@ unsigned long lrutest_mmap_anon(struct kunit *test, unsigned long pages,
 struct file *lrutest_shmem_file(struct kunit *test, unsigned long pages);
 struct file *lrutest_pagecache_file(struct kunit *test);
 struct file *lrutest_ramdisk(struct kunit *test, int minor);
+enum lrutest_driver { LRUTEST_DRIVER_MIXEDMAP, LRUTEST_DRIVER_PFNMAP };
+struct file *lrutest_driver_file(struct kunit *test, enum lrutest_driver kind,
+				 struct page **page);
 void lrutest_touch(struct kunit *test, unsigned long addr);
 struct folio *lrutest_folio_at(struct kunit *test, unsigned long addr);
 vm_flags_t lrutest_vma_flags(unsigned long addr);

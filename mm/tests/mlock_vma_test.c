@@ -562,6 +562,136 @@ static void compaction_isolates_a_locked_folio(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+struct special_row {
+	const char *desc;
+	enum lrutest_driver kind;
+	vm_flags_t special;	/* the VMA's VM_SPECIAL bits */
+};
+
+static const struct special_row special_rows[] = {
+	{ "VM_MIXEDMAP: vm_insert_page()", LRUTEST_DRIVER_MIXEDMAP, VM_MIXEDMAP },
+	{ "VM_IO | VM_PFNMAP: remap_pfn_range()", LRUTEST_DRIVER_PFNMAP,
+	  VM_IO | VM_PFNMAP | VM_DONTEXPAND },
+};
+
+KUNIT_ARRAY_PARAM_DESC(special, special_rows, desc);
+
+/*
+ * unevictable-lru.rst, "Filtering Special VMAs": mlock_fixup() neither sets
+ * VM_LOCKED on a VM_IO, VM_PFNMAP, VM_MIXEDMAP or VM_DONTEXPAND VMA nor
+ * counts it in locked_vm.  mlock() still succeeds: __mm_populate() skips a
+ * VM_IO | VM_PFNMAP range and finds the VM_MIXEDMAP page present.  The
+ * driver's page is not mlocked.
+ */
+static void mlock_of_a_special_vma_locks_nothing(struct kunit *test)
+{
+	const struct special_row *row = test->param_value;
+	struct lrutest_stat before;
+	struct page *page;
+	unsigned long addr;
+
+	addr = lrutest_mmap(test, lrutest_driver_file(test, row->kind, &page), 1, MAP_SHARED);
+	KUNIT_ASSERT_EQ(test, lrutest_vma_flags(addr) & VM_SPECIAL, row->special);
+	lrutest_stat(&before);
+
+	KUNIT_EXPECT_EQ(test, ksys_mlock2(addr, LEN(1), 0), 0L);
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	KUNIT_EXPECT_FALSE(test, folio_test_mlocked(page_folio(page)));
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){}, row->desc);
+	lrutest_vm_end(test);
+}
+
+struct prot_none_row {
+	const char *desc;
+	bool map_locked;	/* mmap(MAP_LOCKED), else mmap() and mlock() */
+	long ret;		/* of mlock() */
+};
+
+static const struct prot_none_row prot_none_rows[] = {
+	{ "mmap() and mlock(): -ENOMEM", false, -ENOMEM },
+	{ "mmap(MAP_LOCKED): mapped", true, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(prot_none, prot_none_rows, desc);
+
+/*
+ * unevictable-lru.rst, "mmap(MAP_LOCKED) System Call Handling": "mmap() +
+ * mlock() will fail if the range cannot be faulted in (e.g. because
+ * mm_populate fails) and returns with ENOMEM while mmap(MAP_LOCKED) will not
+ * fail".  A PROT_NONE range cannot be: populate_vma_page_range() never
+ * faults one in ("That's okay", "mlock()/mlock2() System Call Handling").
+ * Either way the VMA is VM_LOCKED, counted in locked_vm, and empty.
+ */
+static void locked_prot_none_range_is_locked_and_empty(struct kunit *test)
+{
+	const struct prot_none_row *row = test->param_value;
+	struct lrutest_stat before;
+	unsigned long addr;
+	long ret = 0;
+	int i;
+
+	lrutest_stat(&before);
+	addr = kunit_vm_mmap(test, NULL, 0, LEN(NPAGES), PROT_NONE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | (row->map_locked ? MAP_LOCKED : 0), 0);
+	KUNIT_ASSERT_FALSE_MSG(test, !addr || IS_ERR_VALUE(addr), "mmap: %ld", (long)addr);
+	if (!row->map_locked)
+		ret = ksys_mlock2(addr, LEN(NPAGES), 0);
+
+	KUNIT_EXPECT_EQ(test, ret, row->ret);
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)VM_LOCKED);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
+	for (i = 0; i < NPAGES; i++)
+		KUNIT_EXPECT_NULL_MSG(test, lrutest_folio_at(test, addr + LEN(i)),
+				      "page %d present", i);
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){}, row->desc);
+	lrutest_vm_end(test);
+}
+
+/*
+ * unevictable-lru.rst: mlocked pages are noticed "when a VM_LOCKED stack
+ * segment is expanded".  find_extend_vma_locked(), the expansion
+ * create_elf_tables() makes below the stack, grows a VM_GROWSDOWN VMA one
+ * page down: expand_downwards() charges the page to locked_vm and, the VMA
+ * being VM_LOCKED, populate_vma_page_range() faults it in mlocked at once.
+ * The stack VMA sits at the top of a hole larger than stack_guard_gap.
+ */
+static void locked_stack_expansion_charges_and_mlocks_the_new_page(struct kunit *test)
+{
+	const int hole = 2 * (SZ_1M >> PAGE_SHIFT);
+	struct vm_area_struct *vma;
+	struct lrutest_stat before;
+	unsigned long addr, start;
+	struct folio *folio;
+
+	addr = lrutest_mmap_anon(test, hole + 1, false);
+	KUNIT_ASSERT_EQ(test, vm_munmap(addr, LEN(hole)), 0);
+	addr += LEN(hole);
+	KUNIT_ASSERT_EQ(test, kunit_vm_mmap(test, NULL, addr, LEN(1), PROT_READ | PROT_WRITE,
+					    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
+					    MAP_GROWSDOWN | MAP_LOCKED, 0), addr);
+	KUNIT_ASSERT_EQ(test, lrutest_vma_flags(addr) & (VM_GROWSDOWN | VM_LOCKED),
+			(vm_flags_t)(VM_GROWSDOWN | VM_LOCKED));
+	lrutest_stat(&before);
+
+	mmap_write_lock(current->mm);
+	vma = find_extend_vma_locked(current->mm, addr - PAGE_SIZE);
+	start = vma ? vma->vm_start : 0;
+	mmap_write_unlock(current->mm);
+
+	KUNIT_ASSERT_EQ_MSG(test, start, addr - PAGE_SIZE, "the stack VMA's start");
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 2UL);
+	folio = lrutest_folio_at(test, addr - PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "the new stack page not populated");
+	lrutest_expect_mlocked(test, folio, 1, "the new stack page");
+	lrutest_expect_refs(test, folio, 1, "the new stack page");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = 1, .mlocked = 1, .culled = 1 },
+				  "expansion of a locked stack");
+	lrutest_vm_end(test);
+}
+
 /*
  * mremap(MREMAP_DONTUNMAP) of the first page of a locked VMA: move_vma()
  * splits the locked VMA at the moved range first, so that clearing
@@ -764,6 +894,9 @@ static struct kunit_case mlock_vma_cases[] = {
 	KUNIT_CASE(mremap_dontunmap_of_part_of_a_locked_vma_keeps_the_rest_locked),
 	KUNIT_CASE(migration_of_a_locked_folio_keeps_it_mlocked),
 	KUNIT_CASE(compaction_isolates_a_locked_folio),
+	KUNIT_CASE_PARAM(mlock_of_a_special_vma_locks_nothing, special_gen_params),
+	KUNIT_CASE_PARAM(locked_prot_none_range_is_locked_and_empty, prot_none_gen_params),
+	KUNIT_CASE(locked_stack_expansion_charges_and_mlocks_the_new_page),
 	KUNIT_CASE_PARAM(mlock_and_munlock_over_vma_layouts, layout_gen_params),
 	{}
 };

@@ -8,7 +8,6 @@
  * with the case's kthread.
  */
 #include <kunit/test.h>
-#include <linux/anon_inodes.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
@@ -245,16 +244,6 @@ static void mlockall_bad_flags_einval(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
-/* ->mmap() of a driver that inserts its own page: VM_MIXEDMAP. */
-static int insert_page_mmap(struct file *file, struct vm_area_struct *vma)
-{
-	return vm_insert_page(vma, vma->vm_start, file->private_data);
-}
-
-static const struct file_operations insert_page_fops = {
-	.mmap = insert_page_mmap,
-};
-
 /*
  * unevictable-lru.rst, "Filtering Special VMAs": a VM_MIXEDMAP (or VM_IO,
  * VM_PFNMAP, VM_DONTEXPAND) VMA is not mlocked, and mmap_region() clears the
@@ -270,12 +259,7 @@ static void mlockall_future_mlocks_no_page_of_a_special_vma(struct kunit *test)
 	struct page *page;
 	unsigned long addr;
 
-	page = alloc_page(GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, page);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_free_page_action, page));
-	file = anon_inode_getfile("lrutest", &insert_page_fops, page, O_RDWR);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_fput, file));
+	file = lrutest_driver_file(test, LRUTEST_DRIVER_MIXEDMAP, &page);
 	KUNIT_ASSERT_EQ(test, ksys_mlockall(MCL_FUTURE), 0L);
 	lrutest_stat(&before);
 

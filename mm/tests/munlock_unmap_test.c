@@ -153,6 +153,48 @@ static void mm_exit_munlocks_every_folio(struct kunit *test)
 }
 
 /*
+ * munmap() of one of two locked VMAs that share a tmpfs file: the zap
+ * munlocks each folio once for the VMA it unmaps (munlock_vma_folio()),
+ * and each stays mlocked, mlock_count 1, for the VMA left: "__munlock_folio()
+ * decrements the folio's mlock_count, and when that reaches 0 it clears the
+ * mlocked flag" (unevictable-lru.rst, "munmap()/exit()/exec() System Call
+ * Handling").  The munlocks are done as munmap() returns (the unmap's
+ * drain, drain_unless_the_unmap_did()).
+ */
+static void munmap_of_one_of_two_locked_vmas_keeps_the_folios_locked(struct kunit *test)
+{
+	struct folio *folios[NPAGES];
+	struct lrutest_stat before;
+	unsigned long a, b;
+	struct file *file;
+	int i;
+
+	file = lrutest_shmem_file(test, NPAGES);
+	a = lrutest_mmap(test, file, NPAGES, MAP_SHARED | MAP_POPULATE);
+	b = lrutest_mmap(test, file, NPAGES, MAP_SHARED | MAP_POPULATE);
+	lrutest_drain();
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(a, LEN(NPAGES), 0), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(b, LEN(NPAGES), 0), 0L);
+	for (i = 0; i < NPAGES; i++) {
+		folios[i] = lrutest_folio_at(test, a + LEN(i));
+		KUNIT_ASSERT_NOT_NULL(test, folios[i]);
+		lrutest_expect_mlocked(test, folios[i], 2, "set up: locked in both VMAs");
+	}
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, vm_munmap(a, LEN(NPAGES)), 0);
+	drain_unless_the_unmap_did();
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
+	for (i = 0; i < NPAGES; i++) {
+		lrutest_expect_mlocked(test, folios[i], 1, "still locked in the second VMA");
+		lrutest_expect_refs(test, folios[i], 1, "munmap of the first VMA");
+	}
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
+				  "munmap of one of two locked VMAs");
+	lrutest_vm_end(test);
+}
+
+/*
  * Truncation and hole punch of a locked tmpfs mapping ("Truncating MLOCKED
  * Pages", unevictable-lru.rst): the range is unmapped from every VMA by
  * unmap_mapping_range(), whose zap munlocks each folio as it unmaps it
@@ -280,6 +322,7 @@ static struct kunit_case munlock_unmap_cases[] = {
 	KUNIT_CASE(munmap_of_locked_vma_munlocks_every_folio),
 	KUNIT_CASE(munmap_of_locked_middle_munlocks_only_it),
 	KUNIT_CASE(mm_exit_munlocks_every_folio),
+	KUNIT_CASE(munmap_of_one_of_two_locked_vmas_keeps_the_folios_locked),
 	KUNIT_CASE_PARAM(truncation_munlocks_the_locked_folios_it_unmaps, truncate_gen_params),
 	KUNIT_CASE(hole_punch_keeps_the_locked_cow_copies_of_a_private_mapping),
 	{}
