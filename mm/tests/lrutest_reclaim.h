@@ -52,7 +52,7 @@ void lrutest_shm_attach(struct kunit *test, struct lrutest_shm *seg);
 void lrutest_shm_detach(struct kunit *test, struct lrutest_shm *seg);
 void lrutest_shm_touch(struct kunit *test, struct lrutest_shm *seg);
 void lrutest_shm_destroy(struct kunit *test, struct lrutest_shm *seg);
-/* shmctl(@cmd) of segment @id, then the LRU and mlock batches drained. */
+/* shmctl(@cmd) of segment @id; the state checked as it returns. */
 long lrutest_shm_ctl(int id, int cmd);
 
 #endif /* _MM_TESTS_LRUTEST_RECLAIM_H */
