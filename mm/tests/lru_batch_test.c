@@ -12,6 +12,7 @@
 #include <kunit/test.h>
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
+#include <linux/mman.h>
 #include <linux/swap.h>
 #include <linux/workqueue.h>
 
@@ -172,6 +173,77 @@ static void folio_queued_for_deactivation_stays_listed_for_mlock(struct kunit *t
 	lrutest_drain();
 }
 
+#define MADV_PAGES	8
+
+struct madvise_row {
+	const char *desc;
+	int advice;
+	enum lru_list lru;		/* where the drain puts each folio */
+	bool swapbacked;		/* PG_swapbacked after the drain */
+	enum vm_event_item event;	/* counted once per page by the drain */
+};
+
+static const struct madvise_row madvise_rows[] = {
+	{ "MADV_COLD: lru_deactivate", MADV_COLD, LRU_INACTIVE_ANON, true, PGDEACTIVATE },
+	{ "MADV_FREE: lru_lazyfree", MADV_FREE, LRU_INACTIVE_FILE, false, PGLAZYFREE },
+};
+
+KUNIT_ARRAY_PARAM_DESC(madvise, madvise_rows, desc);
+
+/*
+ * madvise(MADV_COLD) and madvise(MADV_FREE) of active anon pages queue
+ * each folio in this CPU's lru_deactivate or lru_lazyfree batch
+ * (folio_deactivate(), folio_mark_lazyfree()) and promise no list at
+ * return: each folio stays on the active list, held by the batch, until
+ * the drain moves it.  lru_deactivate() puts it on the inactive list of its
+ * type (PGDEACTIVATE); lru_lazyfree() clears PG_swapbacked and puts it on
+ * the inactive file list, freed by reclaim without swap (PGLAZYFREE).  The
+ * multi-gen LRU has no active list for the folios to leave.
+ */
+static void madvise_queues_folios_until_the_drain_moves_them(struct kunit *test)
+{
+	const struct madvise_row *row = test->param_value;
+	struct folio *folios[MADV_PAGES];
+	unsigned long addr, events;
+	int i;
+
+	if (lru_gen_enabled())
+		kunit_skip(test, "the multi-gen LRU has no active list to leave");
+	lrutest_mm_attach(test);
+	addr = lrutest_mmap_anon(test, MADV_PAGES, true);
+	for (i = 0; i < MADV_PAGES; i++) {
+		/* A second use activates (folio_mark_accessed()). */
+		lrutest_touch(test, addr + i * PAGE_SIZE);
+		folios[i] = lrutest_folio_at(test, addr + i * PAGE_SIZE);
+		KUNIT_ASSERT_NOT_NULL(test, folios[i]);
+	}
+	lrutest_drain();
+	for (i = 0; i < MADV_PAGES; i++)
+		KUNIT_ASSERT_EQ_MSG(test, lrutest_locate(folios[i]), (int)LRU_ACTIVE_ANON,
+				    "set up: folio %d active", i);
+	events = lrutest_vm_event(row->event);
+
+	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, MADV_PAGES * PAGE_SIZE,
+					 row->advice), 0);
+	for (i = 0; i < MADV_PAGES; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(folios[i]), (int)LRU_ACTIVE_ANON,
+				    "folio %d moved before the drain", i);
+		/* The case's and the batch's. */
+		lrutest_expect_refs(test, folios[i], 2, "queued");
+	}
+	KUNIT_EXPECT_EQ(test, lrutest_vm_event(row->event), events);
+
+	lru_add_drain();
+	for (i = 0; i < MADV_PAGES; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(folios[i]), (int)row->lru,
+				    "folio %d after the drain", i);
+		KUNIT_EXPECT_EQ(test, folio_test_swapbacked(folios[i]), row->swapbacked);
+		lrutest_expect_refs(test, folios[i], 1, "drained");
+	}
+	KUNIT_EXPECT_EQ(test, lrutest_vm_event(row->event) - events, (unsigned long)MADV_PAGES);
+	lrutest_mm_exit(test);
+}
+
 /*
  * put_pages_list() frees a list of pages longer than a folio batch: the
  * pages whose last reference it drops go to the allocator a batch at a
@@ -212,6 +284,7 @@ static struct kunit_case lru_batch_cases[] = {
 	KUNIT_CASE(folio_add_lru_lists_at_once_while_lru_cache_disabled),
 	KUNIT_CASE(folio_added_on_another_cpu_waits_for_lru_add_drain_all),
 	KUNIT_CASE(folio_queued_for_deactivation_stays_listed_for_mlock),
+	KUNIT_CASE_PARAM(madvise_queues_folios_until_the_drain_moves_them, madvise_gen_params),
 	KUNIT_CASE(put_pages_list_frees_more_than_a_batch),
 	{}
 };

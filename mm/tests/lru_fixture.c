@@ -273,6 +273,19 @@ static unsigned long lrutest_walk_list(struct list_head *head,
  * LRU_UNEVICTABLE is never walked: lruvec_init() poisons its head, and its
  * folios are not threaded anywhere (their lru field holds mlock_count).
  */
+#ifdef CONFIG_LRU_GEN
+/*
+ * The multi-gen LRU counts the two youngest generations as active
+ * (lru_gen_is_active(), include/linux/mm_inline.h).
+ */
+static bool lrutest_gen_active(struct lruvec *lruvec, int gen)
+{
+	unsigned long max_seq = READ_ONCE(lruvec->lrugen.max_seq);
+
+	return gen == max_seq % MAX_NR_GENS || gen == (max_seq - 1) % MAX_NR_GENS;
+}
+#endif
+
 static unsigned long lrutest_walk(struct lruvec *lruvec, enum lru_list lru,
 				  struct folio *want, bool *found)
 {
@@ -287,7 +300,7 @@ static unsigned long lrutest_walk(struct lruvec *lruvec, enum lru_list lru,
 		int gen, zone;
 
 		for (gen = 0; gen < MAX_NR_GENS; gen++) {
-			if (lru_gen_is_active(lruvec, gen) != is_active_lru(lru))
+			if (lrutest_gen_active(lruvec, gen) != is_active_lru(lru))
 				continue;
 			for (zone = 0; zone < MAX_NR_ZONES; zone++)
 				pages += lrutest_walk_list(&lruvec->lrugen.folios[gen][type][zone],

@@ -425,13 +425,6 @@ unsigned long lrutest_memcg_walk(struct lrutest_memcg *cg, enum lru_list lru)
 	return pages;
 }
 
-/* inactive_is_low() of the test memcg's lruvec, on exact statistics. */
-bool lrutest_memcg_inactive_is_low(struct lrutest_memcg *cg, enum lru_list lru)
-{
-	lrutest_memcg_flush(cg);
-	return inactive_is_low(cg->lruvec, lru);
-}
-
 /**
  * lrutest_memcg_read - read page cache of @file in, charged to the test memcg
  * @test: the test case

@@ -608,6 +608,17 @@ void lrutest_putback(struct kunit *test, struct folio *folio)
 			    "references right after folio_putback_lru()");
 }
 
+/* An empty list, handed to @empty when the case ends. */
+static struct list_head *lrutest_list(struct kunit *test, kunit_action_t *empty)
+{
+	struct list_head *list = kunit_kzalloc(test, sizeof(*list), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, list);
+	INIT_LIST_HEAD(list);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, empty, list));
+	return list;
+}
+
 static void lrutest_putback_list_action(void *data)
 {
 	struct list_head *list = data;
@@ -629,13 +640,7 @@ static void lrutest_putback_list_action(void *data)
  */
 struct list_head *lrutest_isolated_list(struct kunit *test)
 {
-	struct list_head *list = kunit_kzalloc(test, sizeof(*list), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, list);
-	INIT_LIST_HEAD(list);
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, lrutest_putback_list_action, list));
-	return list;
+	return lrutest_list(test, lrutest_putback_list_action);
 }
 
 static void lrutest_putback_movable_action(void *list)
@@ -654,13 +659,7 @@ static void lrutest_putback_movable_action(void *list)
  */
 struct list_head *lrutest_migrate_list(struct kunit *test)
 {
-	struct list_head *list = kunit_kzalloc(test, sizeof(*list), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, list);
-	INIT_LIST_HEAD(list);
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, lrutest_putback_movable_action, list));
-	return list;
+	return lrutest_list(test, lrutest_putback_movable_action);
 }
 
 #ifdef CONFIG_COMPACTION

@@ -77,7 +77,6 @@ unsigned long lrutest_memcg_walk(struct lrutest_memcg *cg, enum lru_list lru);
 int lrutest_memcg_lru_at(struct lrutest_memcg *cg, unsigned long addr,
 			 unsigned long *flags);
 int lrutest_memcg_gen_at(struct lrutest_memcg *cg, unsigned long addr);
-bool lrutest_memcg_inactive_is_low(struct lrutest_memcg *cg, enum lru_list lru);
 
 void lrutest_memcg_read(struct kunit *test, struct lrutest_memcg *cg,
 			struct file *file, pgoff_t first, unsigned long nr,

@@ -66,7 +66,6 @@ static void mlock_wrapping_range_einval(struct kunit *test)
 	len = -addr + LEN(2);
 	KUNIT_EXPECT_EQ(test, ksys_mlock2(addr, len, 0), (long)-EINVAL);
 	KUNIT_EXPECT_EQ(test, ksys_munlock(addr, len), (long)-EINVAL);
-	lrutest_drain();
 	expect_nothing_locked(test, addr, &before, "mlock of a wrapping range");
 	lrutest_vm_end(test);
 }
@@ -82,7 +81,6 @@ static void mlock_unmapped_range_enomem(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr, LEN(2)), 0);
 	lrutest_stat(&before);
 	KUNIT_EXPECT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), (long)-ENOMEM);
-	lrutest_drain();
 	expect_nothing_locked(test, addr + LEN(2), &before,
 			      "mlock from an unmapped hole");
 	lrutest_vm_end(test);
@@ -110,7 +108,6 @@ static void mlock_range_with_hole_locks_up_to_it(struct kunit *test)
 	lrutest_stat(&before);
 
 	KUNIT_EXPECT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), (long)-ENOMEM);
-	lrutest_drain();
 	KUNIT_EXPECT_TRUE(test, lrutest_vma_flags(addr) & VM_LOCKED);
 	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr + LEN(5)) & VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 4UL);
@@ -122,7 +119,6 @@ static void mlock_range_with_hole_locks_up_to_it(struct kunit *test)
 				  "mlock of a range with a hole");
 
 	KUNIT_EXPECT_EQ(test, ksys_munlock(addr, LEN(4)), 0L);
-	lrutest_drain();
 	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr) & VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	lrutest_expect_evictable(test, first, false, "munlocked before the hole");
@@ -152,7 +148,6 @@ static void mlock_range_past_vma_end_enomem(struct kunit *test)
 	lrutest_stat(&before);
 
 	KUNIT_EXPECT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), (long)-ENOMEM);
-	lrutest_drain();
 	KUNIT_EXPECT_TRUE(test, lrutest_vma_flags(addr) & VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 4UL);
 	lrutest_expect_mlocked(test, folio, 1, "inside the VMA");
@@ -162,7 +157,6 @@ static void mlock_range_past_vma_end_enomem(struct kunit *test)
 				  "mlock past the end of the VMA");
 
 	KUNIT_EXPECT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), (long)-ENOMEM);
-	lrutest_drain();
 	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr) & VM_LOCKED);
 	lrutest_expect_evictable(test, folio, false, "munlock past the end");
 	lrutest_vm_end(test);
@@ -185,10 +179,8 @@ static void mlock_over_rlimit_without_cap_enomem(struct kunit *test)
 
 	cred = lrutest_drop_ipc_lock(test, NPAGES - 1);
 	KUNIT_EXPECT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), (long)-ENOMEM);
-	lrutest_drain();
 	expect_nothing_locked(test, addr, &before, "mlock over RLIMIT_MEMLOCK");
 	KUNIT_EXPECT_EQ(test, ksys_mlockall(MCL_CURRENT), (long)-ENOMEM);
-	lrutest_drain();
 	expect_nothing_locked(test, addr, &before, "mlockall over RLIMIT_MEMLOCK");
 	lrutest_restore_ipc_lock(test, cred);
 

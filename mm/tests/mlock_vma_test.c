@@ -417,7 +417,6 @@ static void mprotect_of_locked_range_keeps_it_locked(struct kunit *test)
 	maps = lrutest_map_count();
 
 	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(addr + LEN(2), LEN(2), PROT_READ, -1), 0L);
-	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_map_count(), maps + 2);
 	for (i = 0; i < NPAGES; i += 2)
 		KUNIT_EXPECT_TRUE_MSG(test, lrutest_vma_flags(addr + LEN(i)) & VM_LOCKED,
@@ -465,6 +464,19 @@ static void mremap_grow_of_locked_vma_locks_new_pages(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+/* One populated anon page, mlock()ed: its folio, a reference held. */
+static struct folio *lock_one_page(struct kunit *test, unsigned long *addr)
+{
+	struct folio *folio;
+
+	*addr = lrutest_mmap_anon(test, 1, true);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(*addr, LEN(1), 0), 0L);
+	folio = lrutest_folio_at(test, *addr);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	lrutest_expect_mlocked(test, folio, 1, "set up");
+	return folio;
+}
+
 /*
  * unevictable-lru.rst, "Migrating MLOCKED Pages": the mlock follows the
  * mapping.  Run through the kernel's migrate_pages() of an isolated folio,
@@ -492,11 +504,7 @@ static void migration_of_a_locked_folio_keeps_it_mlocked(struct kunit *test)
 	if (!IS_ENABLED(CONFIG_MIGRATION))
 		kunit_skip(test, "CONFIG_MIGRATION is off: no page migration");
 	list = lrutest_migrate_list(test);
-	addr = lrutest_mmap_anon(test, 1, true);
-	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(1), 0), 0L);
-	old = lrutest_folio_at(test, addr);
-	KUNIT_ASSERT_NOT_NULL(test, old);
-	lrutest_expect_mlocked(test, old, 1, "set up");
+	old = lock_one_page(test, &addr);
 	KUNIT_ASSERT_TRUE(test, isolate_folio_to_list(old, list));
 	kunit_release_action(test, lrutest_folio_put_action, old);
 	lrutest_stat(&before);
@@ -538,11 +546,7 @@ static void compaction_isolates_a_locked_folio(struct kunit *test)
 	if (!IS_ENABLED(CONFIG_COMPACTION))
 		kunit_skip(test, "CONFIG_COMPACTION is off: no compaction");
 	list = lrutest_migrate_list(test);
-	addr = lrutest_mmap_anon(test, 1, true);
-	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(1), 0), 0L);
-	folio = lrutest_folio_at(test, addr);
-	KUNIT_ASSERT_NOT_NULL(test, folio);
-	lrutest_expect_mlocked(test, folio, 1, "set up");
+	folio = lock_one_page(test, &addr);
 	/* An anon folio with more references than mappings is pinned: skipped. */
 	kunit_release_action(test, lrutest_folio_put_action, folio);
 	lrutest_stat(&before);

@@ -37,7 +37,6 @@ static void lock_populated(struct kunit *test, unsigned long *addr,
 		KUNIT_ASSERT_NOT_NULL(test, folios[i]);
 	}
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(*addr, LEN(NPAGES), 0), 0L);
-	lrutest_drain();
 	lrutest_expect_mlocked(test, folios[0], 1, "locked before unmap");
 }
 
@@ -125,7 +124,6 @@ static void munmap_of_locked_middle_munlocks_only_it(struct kunit *test)
 				  "mlock then munmap of 2 pages");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), -ENOMEM);
-	lrutest_drain();
 	for (i = 0; i < 3; i++)
 		lrutest_expect_evictable(test, folios[i], false, "munlock up to the hole");
 	lrutest_vm_end(test);

@@ -16,15 +16,29 @@
 #include <kunit/test.h>
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
+#include <linux/memcontrol.h>
 #include <linux/mman.h>
 #include <linux/page-flags.h>
+#include <linux/pagemap.h>
+#include <linux/sched/mm.h>
 #include <linux/swap.h>
+#include <linux/xarray.h>
 
 #include "lrutest.h"
 #include "lrutest_memcg.h"
 #include "lrutest_mlock.h"
 
 #define TO_RECLAIM	32UL	/* SWAP_CLUSTER_MAX */
+
+/*
+ * The rule of inactive_is_low() for lists under 1 GB (the table in the
+ * comment above it: inactive_ratio 1): the inactive list is low while it is
+ * smaller than the active one.  The cases' lists are a few hundred pages.
+ */
+static bool small_inactive_is_low(unsigned long inactive, unsigned long active)
+{
+	return inactive < active;
+}
 
 /*
  * Only active file folios: the inactive file list is low, so reclaim ages
@@ -46,7 +60,8 @@ static void reclaim_deactivates_file_when_inactive_is_low(struct kunit *test)
 	lrutest_memcg_stat(cg, &b);
 	KUNIT_ASSERT_EQ(test, b.lru[LRU_ACTIVE_FILE], nr);
 	KUNIT_ASSERT_EQ(test, b.lru[LRU_INACTIVE_FILE], 0UL);
-	KUNIT_ASSERT_TRUE(test, lrutest_memcg_inactive_is_low(cg, LRU_INACTIVE_FILE));
+	KUNIT_ASSERT_TRUE(test, small_inactive_is_low(b.lru[LRU_INACTIVE_FILE],
+						      b.lru[LRU_ACTIVE_FILE]));
 
 	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, -1);
 	lrutest_memcg_stat(cg, &a);
@@ -88,7 +103,8 @@ static void reclaim_leaves_active_file_when_inactive_is_high(struct kunit *test)
 	lrutest_memcg_stat(cg, &b);
 	KUNIT_ASSERT_EQ(test, b.lru[LRU_ACTIVE_FILE], nr_active);
 	KUNIT_ASSERT_EQ(test, b.lru[LRU_INACTIVE_FILE], nr_inactive);
-	KUNIT_ASSERT_FALSE(test, lrutest_memcg_inactive_is_low(cg, LRU_INACTIVE_FILE));
+	KUNIT_ASSERT_FALSE(test, small_inactive_is_low(b.lru[LRU_INACTIVE_FILE],
+						       b.lru[LRU_ACTIVE_FILE]));
 
 	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, -1);
 	lrutest_memcg_stat(cg, &a);
@@ -158,7 +174,8 @@ static void reclaim_ages_anon_at_swappiness_0_with_swap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a.lru[LRU_ACTIVE_ANON], nr_anon - deactivated);
 	KUNIT_EXPECT_EQ(test, lrutest_memcg_walk(cg, LRU_INACTIVE_ANON) +
 			lrutest_memcg_walk(cg, LRU_ACTIVE_ANON), nr_anon);
-	KUNIT_EXPECT_FALSE_MSG(test, lrutest_memcg_inactive_is_low(cg, LRU_INACTIVE_ANON),
+	KUNIT_EXPECT_FALSE_MSG(test, small_inactive_is_low(a.lru[LRU_INACTIVE_ANON],
+							   a.lru[LRU_ACTIVE_ANON]),
 			       "inactive anon still low after aging");
 	lrutest_vm_end(test);
 }
@@ -295,12 +312,238 @@ static void reclaim_keeps_file_used_once_then_activates_or_evicts(struct kunit *
 	lrutest_vm_end(test);
 }
 
+/* What the page cache holds at an index: nothing, a shadow entry, a folio. */
+enum refault_slot { REFAULT_EMPTY, REFAULT_SHADOW, REFAULT_CACHED };
+
+/* How many of the @nr page cache slots of @file from @first hold @kind. */
+static unsigned long refault_slots(struct file *file, pgoff_t first,
+				   unsigned long nr, enum refault_slot kind)
+{
+	unsigned long i, n = 0;
+
+	for (i = 0; i < nr; i++) {
+		void *entry = xa_load(&file->f_mapping->i_pages, first + i);
+		enum refault_slot slot = REFAULT_CACHED;
+
+		if (!entry)
+			slot = REFAULT_EMPTY;
+		else if (xa_is_value(entry))
+			slot = REFAULT_SHADOW;
+		n += slot == kind;
+	}
+	return n;
+}
+
+/*
+ * The test memcg's refault counts (memory.stat's workingset_*_file, node
+ * statistics that mod_lruvec_state() also counts into the memcg) and the
+ * eviction clock of its lruvec, exact after the flush.
+ */
+struct refault_snap {
+	unsigned long refault;	/* WORKINGSET_REFAULT_FILE */
+	unsigned long activate;	/* WORKINGSET_ACTIVATE_FILE */
+	unsigned long restore;	/* WORKINGSET_RESTORE_FILE */
+	unsigned long age;	/* lruvec->nonresident_age */
+};
+
+static void refault_snap(struct lrutest_memcg *cg, struct refault_snap *s)
+{
+	lrutest_memcg_rstat_flush(cg->memcg);
+	s->refault = memcg_page_state(cg->memcg, WORKINGSET_REFAULT_FILE);
+	s->activate = memcg_page_state(cg->memcg, WORKINGSET_ACTIVATE_FILE);
+	s->restore = memcg_page_state(cg->memcg, WORKINGSET_RESTORE_FILE);
+	s->age = atomic_long_read(&cg->lruvec->nonresident_age);
+}
+
+/*
+ * Read page @index of @file, charged to the test memcg, as
+ * lrutest_memcg_read() does but without its drain, so that the folio is
+ * seen as the read leaves it.  Returns the folio; the reference is dropped
+ * when the case ends.
+ */
+static struct folio *refault_read(struct kunit *test, struct lrutest_memcg *cg,
+				  struct file *file, pgoff_t index)
+{
+	struct mem_cgroup *old = set_active_memcg(cg->memcg);
+	struct folio *folio;
+
+	folio = read_mapping_folio(file->f_mapping, index, file);
+	set_active_memcg(old);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(folio), "read of page %lu: %ld",
+			       index, PTR_ERR(folio));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_folio_put_action, folio));
+	return folio;
+}
+
+struct refault_row {
+	const char *desc;
+	unsigned long nr_once;	/* pages 0.. read once: inactive */
+	unsigned long nr_twice;	/* the pages after them read twice: active */
+	bool at_size;		/* refault the page at distance size + over, not page 0 */
+	unsigned int over;
+	bool activated;		/* expected: the refault is activated */
+	bool restore;		/* expected: PG_workingset, a restore */
+};
+
+/*
+ * Reclaim of 32 evicts the N oldest pages.  N >= 32; with 256 pages on
+ * the inactive list it scans (size >> priority) <= 32 pages a priority
+ * until 32 are reclaimed, so N <= 31 + 32 (55 in the kernel's arithmetic:
+ * 1 + 1 + 3 + 7 + 15 + 28).  Distance N: within 128 active pages, beyond
+ * 16.  The two boundary rows pick the page whose distance is the size and
+ * the size + 1.  The last row has 512 active pages and nothing inactive:
+ * reclaim deactivates (PG_workingset) before it evicts, and what stays
+ * active (300 in the kernel's arithmetic) is far more than N (34): every
+ * distance is within it.
+ */
+static const struct refault_row refault_rows[] = {
+	{ .desc = "oldest page, 128 active pages: within the workingset",
+	  .nr_once = 256, .nr_twice = 128, .activated = true },
+	{ .desc = "oldest page, 16 active pages: beyond the workingset",
+	  .nr_once = 256, .nr_twice = 16, .activated = false },
+	{ .desc = "distance equal to the 16 active pages",
+	  .nr_once = 256, .nr_twice = 16, .at_size = true, .over = 0,
+	  .activated = true },
+	{ .desc = "distance one more than the 16 active pages",
+	  .nr_once = 256, .nr_twice = 16, .at_size = true, .over = 1,
+	  .activated = false },
+	{ .desc = "deactivated by reclaim, then evicted: a restore",
+	  .nr_once = 0, .nr_twice = 512, .activated = true, .restore = true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(refault, refault_rows, desc);
+
+/*
+ * Workingset detection (the comment at the top of mm/workingset.c): the
+ * lruvec counts evictions and activations (nonresident_age); an evicted
+ * page leaves in its page cache slot a shadow entry holding the count E of
+ * its eviction, and the eviction adds one.  A read that finds the shadow
+ * (a refault) reads the count R: R - E is the refault distance.  A page
+ * cache refault whose distance is at most the workingset size, the active
+ * file pages (plus the anon pages if there is swap space), is activated:
+ * the new folio is added to the active list, and adds one to the count.
+ * A folio active before its eviction (PG_workingset, set when reclaim
+ * deactivated it) gets PG_workingset back: a restore.  Each refault counts
+ * WORKINGSET_REFAULT_FILE, each activation WORKINGSET_ACTIVATE_FILE, each
+ * restore WORKINGSET_RESTORE_FILE.
+ *
+ * Why the distances are known: the test memcg holds the case's page cache
+ * alone and no anon page, so the workingset size is its active file pages,
+ * swap or not.  The pages are read in index order, so the inactive list
+ * has page 0 at its tail; reclaim evicts the N oldest, pages 0 to N-1, in
+ * that order and activates none (clean unmapped page cache is reclaimed,
+ * not rotated; the active list of the first four rows is not aged, the
+ * inactive one not being low; the last row's deactivated pages reach the
+ * inactive list oldest first).  Page j is evicted at E0 + j, and at the
+ * refault the count is E0 + N: its distance is N - j.  Shadow entries are
+ * checked, not assumed: every evicted page must have one, every other page
+ * must still be cached.  The refault of page j is then activated exactly
+ * when N - j <= size: PG_active as the read returns (set before the folio
+ * is added to the LRU), on the active file list once the LRU batch is
+ * drained, ACTIVATE +1 and the count +1; otherwise on the inactive list,
+ * ACTIVATE +0 and the count unchanged.  Either way REFAULT +1, and the
+ * read's mark of the access leaves PG_referenced.
+ */
+static void workingset_refault_activates_within_the_workingset_size(struct kunit *test)
+{
+	const struct refault_row *row = test->param_value;
+	const unsigned long nr = row->nr_once + row->nr_twice;
+	unsigned long reclaimed, evicted, size, dist;
+	struct lrutest_reclaim_stat b, a;
+	struct refault_snap s0, s1, s2;
+	struct lrutest_memcg *cg;
+	struct folio *folio;
+	struct file *file;
+	pgoff_t index;
+
+	cg = lrutest_memcg_create(test);
+	file = lrutest_ramdisk(test, 1);
+	KUNIT_ASSERT_EQ_MSG(test, refault_slots(file, 0, nr, REFAULT_EMPTY), nr,
+			    "set up: no page or shadow entry left in the RAM disk's page cache");
+	lrutest_memcg_read(test, cg, file, 0, row->nr_once, 1);
+	lrutest_memcg_read(test, cg, file, row->nr_once, row->nr_twice, 2);
+	lrutest_memcg_stat(cg, &b);
+	KUNIT_ASSERT_EQ(test, b.lru[LRU_INACTIVE_FILE], row->nr_once);
+	KUNIT_ASSERT_EQ(test, b.lru[LRU_ACTIVE_FILE], row->nr_twice);
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_stat_anon(&b), 0UL,
+			    "set up: no anon page, so the workingset size is the active file pages");
+	KUNIT_ASSERT_EQ_MSG(test, small_inactive_is_low(b.lru[LRU_INACTIVE_FILE],
+							b.lru[LRU_ACTIVE_FILE]),
+			    row->restore,
+			    "set up: reclaim deactivates only in the row with nothing inactive");
+	refault_snap(cg, &s0);
+	KUNIT_EXPECT_EQ_MSG(test, s0.age, row->nr_twice,
+			    "nonresident_age after the reads: one per activation");
+
+	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, -1);
+	lrutest_memcg_stat(cg, &a);
+	lrutest_memcg_log(test, row->desc, &b, &a);
+	lrutest_memcg_expect_stolen(test, reclaimed, &b, &a);
+	refault_snap(cg, &s1);
+	evicted = lrutest_stat_file(&b) - lrutest_stat_file(&a);
+	KUNIT_ASSERT_GE(test, evicted, TO_RECLAIM);
+	KUNIT_ASSERT_EQ(test, lrutest_stat_anon(&a), 0UL);
+	if (row->restore) {
+		KUNIT_ASSERT_GT_MSG(test, a.refill - b.refill, 0UL,
+				    "set up: reclaim deactivated pages before it evicted them");
+	} else {
+		KUNIT_ASSERT_EQ_MSG(test, a.refill - b.refill, 0UL,
+				    "set up: reclaim aged the active list");
+		KUNIT_ASSERT_EQ(test, a.lru[LRU_ACTIVE_FILE], row->nr_twice);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, s1.age - s0.age, evicted,
+			    "nonresident_age over the reclaim: one per eviction, no activation");
+	KUNIT_ASSERT_EQ_MSG(test, refault_slots(file, 0, evicted, REFAULT_SHADOW), evicted,
+			    "the %lu evicted pages are not the oldest, each with a shadow entry",
+			    evicted);
+	KUNIT_ASSERT_EQ_MSG(test, refault_slots(file, evicted, nr - evicted, REFAULT_CACHED),
+			    nr - evicted, "pages after the %lu oldest not all cached", evicted);
+
+	size = a.lru[LRU_ACTIVE_FILE];
+	index = 0;
+	if (row->at_size) {
+		KUNIT_ASSERT_GE(test, evicted, size + row->over);
+		index = evicted - size - row->over;
+	}
+	dist = evicted - index;
+	kunit_info(test, "%lu evicted; refault of page %lu: distance %lu, workingset size %lu\n",
+		   evicted, index, dist, size);
+	KUNIT_ASSERT_EQ_MSG(test, (bool)(dist <= size), row->activated,
+			    "set up: page %lu, refault distance %lu, workingset size %lu",
+			    index, dist, size);
+
+	folio = refault_read(test, cg, file, index);
+	KUNIT_EXPECT_EQ_MSG(test, folio_test_active(folio), row->activated,
+			    "PG_active of page %lu as the refault returns, before the drain",
+			    index);
+	lrutest_drain();
+	refault_snap(cg, &s2);
+	KUNIT_EXPECT_EQ_MSG(test, s2.refault - s1.refault, 1UL, "WORKINGSET_REFAULT_FILE");
+	KUNIT_EXPECT_EQ_MSG(test, s2.activate - s1.activate, (unsigned long)row->activated,
+			    "WORKINGSET_ACTIVATE_FILE, distance %lu, size %lu", dist, size);
+	KUNIT_EXPECT_EQ_MSG(test, s2.restore - s1.restore, (unsigned long)row->restore,
+			    "WORKINGSET_RESTORE_FILE");
+	KUNIT_EXPECT_EQ_MSG(test, s2.age - s1.age, (unsigned long)row->activated,
+			    "nonresident_age over the refault: one if activated");
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_memcg_find(cg, folio),
+			    row->activated ? (int)LRU_ACTIVE_FILE : (int)LRU_INACTIVE_FILE,
+			    "list of the refaulted page %lu", index);
+	KUNIT_EXPECT_EQ_MSG(test, folio_test_workingset(folio), row->restore,
+			    "PG_workingset of the refaulted page %lu", index);
+	KUNIT_EXPECT_TRUE_MSG(test, folio_test_referenced(folio),
+			      "PG_referenced: the refault's read was its first access");
+	lrutest_vm_end(test);
+}
+
 static struct kunit_case reclaim_aging_cases[] = {
 	KUNIT_CASE(reclaim_deactivates_file_when_inactive_is_low),
 	KUNIT_CASE(reclaim_leaves_active_file_when_inactive_is_high),
 	KUNIT_CASE(reclaim_ages_anon_at_swappiness_0_with_swap),
 	KUNIT_CASE(reclaim_spares_used_anon_and_evicts_unused),
 	KUNIT_CASE(reclaim_keeps_file_used_once_then_activates_or_evicts),
+	KUNIT_CASE_PARAM(workingset_refault_activates_within_the_workingset_size,
+			 refault_gen_params),
 	{}
 };
 

@@ -242,7 +242,6 @@ static void memcg_reclaim_restores_a_missed_mlock(struct kunit *test)
 	lrutest_expect_mlocked(test, folios[0], 0, "mlocked while isolated, culled at putback");
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(b, SHARED_PAGES * PAGE_SIZE, 0), 0L);
 	KUNIT_ASSERT_EQ(test, ksys_munlock(b, SHARED_PAGES * PAGE_SIZE), 0L);
-	lrutest_drain();
 	lrutest_expect_evictable(test, folios[0], false,
 				 "the undercounted folio after the second VMA's munlock");
 	for (i = 1; i < SHARED_PAGES; i++)
