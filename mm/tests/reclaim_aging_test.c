@@ -234,6 +234,23 @@ static void reclaim_spares_used_anon_and_evicts_unused(struct kunit *test)
 }
 
 /*
+ * Map @nr pages of @file and use each once.  No readahead while faulting:
+ * only the pages touched come in.  Then back to normal: reclaim ignores the
+ * references of a VM_RAND_READ mapping (vma_has_recency()).
+ */
+static unsigned long map_and_use(struct kunit *test, struct file *file, unsigned long nr)
+{
+	unsigned long addr, i;
+
+	addr = lrutest_mmap(test, file, nr, MAP_SHARED);
+	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, nr * PAGE_SIZE, MADV_RANDOM), 0);
+	for (i = 0; i < nr; i++)
+		lrutest_user_touch(test, addr + i * PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, nr * PAGE_SIZE, MADV_NORMAL), 0);
+	return addr;
+}
+
+/*
  * A page cache folio mapped once and used once (one young PTE, no
  * PG_referenced) is kept on the inactive list with PG_referenced when
  * reclaim meets it; used again before the next round it is activated,
@@ -249,18 +266,7 @@ static void reclaim_keeps_file_used_once_then_activates_or_evicts(struct kunit *
 
 	cg = lrutest_memcg_create(test);
 	file = lrutest_ramdisk(test, 1);
-	addr = lrutest_mmap(test, file, nr_mapped, MAP_SHARED);
-	/*
-	 * No readahead while faulting: only the pages touched come in.  Then
-	 * back to normal: reclaim ignores the references of a VM_RAND_READ
-	 * mapping (vma_has_recency()).
-	 */
-	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, nr_mapped * PAGE_SIZE,
-					 MADV_RANDOM), 0);
-	for (i = 0; i < nr_mapped; i++)
-		lrutest_user_touch(test, addr + i * PAGE_SIZE);
-	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, nr_mapped * PAGE_SIZE,
-					 MADV_NORMAL), 0);
+	addr = map_and_use(test, file, nr_mapped);
 	lrutest_memcg_read(test, cg, file, cache_at, nr_cache, 1);
 	lrutest_drain();
 	lrutest_memcg_stat(cg, &b);
@@ -308,6 +314,46 @@ static void reclaim_keeps_file_used_once_then_activates_or_evicts(struct kunit *
 	}
 	KUNIT_EXPECT_EQ(test, a.activate - b.activate, nr_mapped / 2);
 	KUNIT_EXPECT_GE(test, reclaimed, TO_RECLAIM);
+	KUNIT_EXPECT_EQ(test, a.steal_file - b.steal_file, reclaimed);
+	lrutest_vm_end(test);
+}
+
+/*
+ * folio_check_references(): a mapped page-cache folio met by reclaim with
+ * one young PTE is kept for another round (the case above), but activated
+ * at once when more than one PTE was young ("referenced_ptes > 1"): used
+ * through two mappings.  The 16 mapped folios are the oldest of the
+ * memcg's inactive file list, so the first reclaim meets them all before
+ * its target: each is activated (PGACTIVATE +16) and what it reclaims comes
+ * from the 256 unmapped pages behind them.
+ */
+static void reclaim_activates_a_file_folio_used_through_two_mappings(struct kunit *test)
+{
+	const unsigned long nr_mapped = 16, nr_cache = 256, cache_at = 512;
+	struct lrutest_reclaim_stat b, a;
+	unsigned long addr, i, reclaimed;
+	struct lrutest_memcg *cg;
+	struct file *file;
+
+	cg = lrutest_memcg_create(test);
+	file = lrutest_ramdisk(test, 1);
+	addr = map_and_use(test, file, nr_mapped);
+	map_and_use(test, file, nr_mapped);
+	lrutest_memcg_read(test, cg, file, cache_at, nr_cache, 1);
+	lrutest_drain();
+	lrutest_memcg_stat(cg, &b);
+	KUNIT_ASSERT_EQ(test, b.lru[LRU_INACTIVE_FILE], nr_mapped + nr_cache);
+	KUNIT_ASSERT_EQ(test, b.lru[LRU_ACTIVE_FILE], 0UL);
+
+	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, -1);
+	lrutest_memcg_stat(cg, &a);
+	lrutest_memcg_log(test, "file mapped twice, used through both", &b, &a);
+	for (i = 0; i < nr_mapped; i++)
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_memcg_lru_at(cg, addr + i * PAGE_SIZE, NULL),
+				    (int)LRU_ACTIVE_FILE, "folio %lu after reclaim", i);
+	KUNIT_EXPECT_EQ(test, a.activate - b.activate, nr_mapped);
+	KUNIT_EXPECT_EQ(test, a.lru[LRU_ACTIVE_FILE], nr_mapped);
+	KUNIT_EXPECT_EQ(test, a.lru[LRU_INACTIVE_FILE], nr_cache - reclaimed);
 	KUNIT_EXPECT_EQ(test, a.steal_file - b.steal_file, reclaimed);
 	lrutest_vm_end(test);
 }
@@ -542,6 +588,7 @@ static struct kunit_case reclaim_aging_cases[] = {
 	KUNIT_CASE(reclaim_ages_anon_at_swappiness_0_with_swap),
 	KUNIT_CASE(reclaim_spares_used_anon_and_evicts_unused),
 	KUNIT_CASE(reclaim_keeps_file_used_once_then_activates_or_evicts),
+	KUNIT_CASE(reclaim_activates_a_file_folio_used_through_two_mappings),
 	KUNIT_CASE_PARAM(workingset_refault_activates_within_the_workingset_size,
 			 refault_gen_params),
 	{}
