@@ -643,9 +643,16 @@ struct list_head *lrutest_isolated_list(struct kunit *test)
 	return lrutest_list(test, lrutest_putback_list_action);
 }
 
-static void lrutest_putback_movable_action(void *list)
+/*
+ * KUnit action: putback_movable_pages() of a migration list.  A folio put
+ * back waits in this CPU's lru_add batch, and a case's cleanup runs on
+ * whatever CPU it is given: every CPU's batches are drained, so that the
+ * folio is listed (and, unmapped, freed) before the next case.
+ */
+void lrutest_putback_movable_action(void *list)
 {
 	putback_movable_pages(list);
+	lru_add_drain_all();
 }
 
 /**

@@ -74,6 +74,7 @@ void lrutest_isolate(struct kunit *test, struct folio *folio);
 void lrutest_putback(struct kunit *test, struct folio *folio);
 struct list_head *lrutest_isolated_list(struct kunit *test);
 struct list_head *lrutest_migrate_list(struct kunit *test);
+void lrutest_putback_movable_action(void *list);
 #ifdef CONFIG_COMPACTION
 unsigned long lrutest_compact_isolate(struct kunit *test, struct folio *folio,
 				      struct list_head *list);

@@ -563,6 +563,11 @@ static void compaction_isolates_a_locked_folio(struct kunit *test)
 	lrutest_expect_refs(test, folio, 1, "isolated");
 	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
 				  "compaction's isolation of a locked folio");
+	/*
+	 * Back on the LRU before the mm goes: its munlock and free then happen
+	 * within the case, and the counters have settled when the next begins.
+	 */
+	kunit_release_action(test, lrutest_putback_movable_action, list);
 	lrutest_vm_end(test);
 }
 
