@@ -500,6 +500,26 @@ struct file *lrutest_shmem_file(struct kunit *test, unsigned long pages)
 	return file;
 }
 
+/**
+ * lrutest_shmem_mapped_twice - a tmpfs file mapped shared, twice
+ * @test: the test case
+ * @pages: the file's size and each mapping's, in pages
+ * @a: set to the address of the first mapping
+ * @b: set to the address of the second
+ *
+ * Both mappings populated (``MAP_POPULATE``) and this CPU's batches
+ * drained: each page's folio is mapped by both and listed.
+ */
+void lrutest_shmem_mapped_twice(struct kunit *test, unsigned long pages,
+				unsigned long *a, unsigned long *b)
+{
+	struct file *file = lrutest_shmem_file(test, pages);
+
+	*a = lrutest_mmap(test, file, pages, MAP_SHARED | MAP_POPULATE);
+	*b = lrutest_mmap(test, file, pages, MAP_SHARED | MAP_POPULATE);
+	lrutest_drain();
+}
+
 static void lrutest_bdev_release(void *file)
 {
 	/* Drop the page cache the case read in, then the device. */

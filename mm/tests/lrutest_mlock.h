@@ -104,6 +104,8 @@ unsigned long lrutest_mmap(struct kunit *test, struct file *file,
 unsigned long lrutest_mmap_anon(struct kunit *test, unsigned long pages,
 				bool populate);
 struct file *lrutest_shmem_file(struct kunit *test, unsigned long pages);
+void lrutest_shmem_mapped_twice(struct kunit *test, unsigned long pages,
+				unsigned long *a, unsigned long *b);
 struct file *lrutest_pagecache_file(struct kunit *test);
 struct file *lrutest_ramdisk(struct kunit *test, int minor);
 enum lrutest_driver { LRUTEST_DRIVER_MIXEDMAP, LRUTEST_DRIVER_PFNMAP };

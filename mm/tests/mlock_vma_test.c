@@ -272,13 +272,9 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 	struct folio *folios[4], *other;
 	struct lrutest_stat before;
 	unsigned long a, b;
-	struct file *file;
 	int i;
 
-	file = lrutest_shmem_file(test, pages);
-	a = lrutest_mmap(test, file, pages, MAP_SHARED | MAP_POPULATE);
-	b = lrutest_mmap(test, file, pages, MAP_SHARED | MAP_POPULATE);
-	lrutest_drain();
+	lrutest_shmem_mapped_twice(test, pages, &a, &b);
 	get_folios(test, a, pages, folios);
 	for (i = 0; i < pages; i++) {
 		other = lrutest_folio_at(test, b + LEN(i));

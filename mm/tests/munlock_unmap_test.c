@@ -164,13 +164,9 @@ static void munmap_of_one_of_two_locked_vmas_keeps_the_folios_locked(struct kuni
 	struct folio *folios[NPAGES];
 	struct lrutest_stat before;
 	unsigned long a, b;
-	struct file *file;
 	int i;
 
-	file = lrutest_shmem_file(test, NPAGES);
-	a = lrutest_mmap(test, file, NPAGES, MAP_SHARED | MAP_POPULATE);
-	b = lrutest_mmap(test, file, NPAGES, MAP_SHARED | MAP_POPULATE);
-	lrutest_drain();
+	lrutest_shmem_mapped_twice(test, NPAGES, &a, &b);
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(a, LEN(NPAGES), 0), 0L);
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(b, LEN(NPAGES), 0), 0L);
 	for (i = 0; i < NPAGES; i++) {
