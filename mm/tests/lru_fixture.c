@@ -264,15 +264,6 @@ static unsigned long lrutest_walk_list(struct list_head *head,
 	return pages;
 }
 
-/*
- * Walk every list that the folios of @lru can be threaded on and return
- * their pages: lruvec->lists[@lru], plus, with the multi-gen LRU, the
- * generations that lru_gen_update_size() accounts to @lru.  If @want is
- * found on one of them, set *@found.
- *
- * LRU_UNEVICTABLE is never walked: lruvec_init() poisons its head, and its
- * folios are not threaded anywhere (their lru field holds mlock_count).
- */
 #ifdef CONFIG_LRU_GEN
 /*
  * The multi-gen LRU counts the two youngest generations as active
@@ -286,6 +277,15 @@ static bool lrutest_gen_active(struct lruvec *lruvec, int gen)
 }
 #endif
 
+/*
+ * Walk every list that the folios of @lru can be threaded on and return
+ * their pages: lruvec->lists[@lru], plus, with the multi-gen LRU, the
+ * generations that lru_gen_update_size() accounts to @lru.  If @want is
+ * found on one of them, set *@found.
+ *
+ * LRU_UNEVICTABLE is never walked: lruvec_init() poisons its head, and its
+ * folios are not threaded anywhere (their lru field holds mlock_count).
+ */
 static unsigned long lrutest_walk(struct lruvec *lruvec, enum lru_list lru,
 				  struct folio *want, bool *found)
 {
