@@ -10,9 +10,11 @@
 #include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/major.h>
 #include <linux/memcontrol.h>
 #include <linux/mm_inline.h>
 #include <linux/mount.h>
+#include <linux/namei.h>
 #include <linux/pagemap.h>
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
@@ -53,11 +55,17 @@ struct vfsmount *lrutest_mount(struct kunit *test, const char *fstype)
 	return lrutest_mount_opts(test, fstype, NULL);
 }
 
-/* lrutest_mount() with mount options @opts ("huge=always"), or NULL. */
-struct vfsmount *lrutest_mount_opts(struct kunit *test, const char *fstype,
-				    const char *opts)
+/*
+ * Mount the @fstype filesystem of @source with @flags and options @opts;
+ * unmounted when the case ends.  A source that is a path is looked up from
+ * the init task's root.
+ */
+static struct vfsmount *lrutest_mount_source(struct kunit *test, const char *fstype,
+					     int flags, const char *source,
+					     const char *opts)
 {
 	struct file_system_type *type = get_fs_type(fstype);
+	struct fs_struct *fs;
 	char *data = NULL;
 	struct vfsmount *mnt;
 
@@ -69,7 +77,9 @@ struct vfsmount *lrutest_mount_opts(struct kunit *test, const char *fstype,
 			put_filesystem(type);
 		KUNIT_ASSERT_NOT_NULL(test, data);
 	}
-	mnt = vfs_kern_mount(type, 0, type->name, data);
+	fs = lrutest_init_fs_begin();
+	mnt = vfs_kern_mount(type, flags, source ?: type->name, data);
+	lrutest_init_fs_end(fs);
 	put_filesystem(type);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount %s (%s): %ld", fstype,
 			       opts ?: "", PTR_ERR(mnt));
@@ -82,6 +92,60 @@ struct vfsmount *lrutest_mount_opts(struct kunit *test, const char *fstype,
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lrutest_umount, mnt));
 	return mnt;
+}
+
+/* lrutest_mount() with mount options @opts ("huge=always"), or NULL. */
+struct vfsmount *lrutest_mount_opts(struct kunit *test, const char *fstype,
+				    const char *opts)
+{
+	return lrutest_mount_source(test, fstype, 0, NULL, opts);
+}
+
+/* A read-only mount of the @fstype filesystem on the block device node @dev. */
+struct vfsmount *lrutest_mount_dev(struct kunit *test, const char *fstype,
+				   const char *dev)
+{
+	return lrutest_mount_source(test, fstype, SB_RDONLY, dev, NULL);
+}
+
+static void lrutest_node_unlink(void *path)
+{
+	struct fs_struct *fs = lrutest_init_fs_begin();
+	struct dentry *dentry;
+	struct path parent;
+
+	dentry = lrutest_start_removing(path, &parent);
+	lrutest_init_fs_end(fs);
+	if (WARN_ON(IS_ERR(dentry)))
+		return;
+	WARN_ON(vfs_unlink(mnt_idmap(parent.mnt), d_inode(parent.dentry), dentry, NULL));
+	lrutest_end_removing(&parent, dentry);
+}
+
+/**
+ * lrutest_ramdisk_node - a block device node of /dev/ram@minor in rootfs
+ * @test: the test case
+ * @minor: the RAM disk
+ * @path: the node, an absolute path from the init task's root
+ *
+ * For the calls that take a device by its path (swapon(), the mount of a
+ * block device filesystem); removed when the case ends.
+ */
+void lrutest_ramdisk_node(struct kunit *test, int minor, const char *path)
+{
+	struct fs_struct *fs = lrutest_init_fs_begin();
+	struct dentry *dentry;
+	struct path parent;
+	int err;
+
+	dentry = lrutest_start_creating(path, &parent);
+	lrutest_init_fs_end(fs);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(dentry), "create %s: %ld", path, PTR_ERR(dentry));
+	err = lrutest_mknod(&parent, dentry, S_IFBLK | 0600, MKDEV(RAMDISK_MAJOR, minor));
+	lrutest_end_creating(&parent, dentry);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "mknod %s", path);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lrutest_node_unlink, (void *)path));
 }
 
 /*

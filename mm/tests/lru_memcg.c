@@ -527,21 +527,6 @@ static void lrutest_swap_off(void *data)
 	lrutest_flush_fput();
 }
 
-static void lrutest_swap_unlink(void *data)
-{
-	struct dentry *dentry;
-	struct path parent;
-
-	struct fs_struct *fs = lrutest_init_fs_begin();
-
-	dentry = lrutest_start_removing(LRUTEST_SWAP_PATH, &parent);
-	lrutest_init_fs_end(fs);
-	if (WARN_ON(IS_ERR(dentry)))
-		return;
-	WARN_ON(vfs_unlink(mnt_idmap(parent.mnt), d_inode(parent.dentry), dentry, NULL));
-	lrutest_end_removing(&parent, dentry);
-}
-
 /* mkswap: a version-1 swap header over the whole of @file's device. */
 static int lrutest_mkswap(struct file *file)
 {
@@ -576,10 +561,7 @@ void lrutest_swap_on(struct kunit *test)
 {
 	dev_t dev = MKDEV(RAMDISK_MAJOR, LRUTEST_SWAP_MINOR);
 	long total = total_swap_pages;
-	struct fs_struct *fs;
-	struct dentry *dentry;
 	struct file *file;
-	struct path parent;
 	int err;
 
 	file = bdev_file_open_by_dev(dev, BLK_OPEN_READ | BLK_OPEN_WRITE, NULL, NULL);
@@ -590,15 +572,7 @@ void lrutest_swap_on(struct kunit *test)
 	lrutest_flush_fput();
 	KUNIT_ASSERT_EQ_MSG(test, err, 0, "write the swap header");
 
-	fs = lrutest_init_fs_begin();
-	dentry = lrutest_start_creating(LRUTEST_SWAP_PATH, &parent);
-	lrutest_init_fs_end(fs);
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(dentry), "create %s: %ld",
-			       LRUTEST_SWAP_PATH, PTR_ERR(dentry));
-	err = lrutest_mknod(&parent, dentry, S_IFBLK | 0600, dev);
-	lrutest_end_creating(&parent, dentry);
-	KUNIT_ASSERT_EQ_MSG(test, err, 0, "mknod %s", LRUTEST_SWAP_PATH);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_swap_unlink, NULL));
+	lrutest_ramdisk_node(test, LRUTEST_SWAP_MINOR, LRUTEST_SWAP_PATH);
 
 	err = lrutest_swap_call(true);
 	KUNIT_ASSERT_EQ_MSG(test, err, 0, "swapon %s", LRUTEST_SWAP_PATH);

@@ -24,6 +24,7 @@
 #include <linux/mm_inline.h>
 #include <linux/mman.h>
 #include <linux/pagewalk.h>
+#include <linux/romfs_fs.h>
 #include <linux/sched/mm.h>
 #include <linux/shmem_fs.h>
 #include <linux/swap.h>
@@ -561,6 +562,114 @@ struct file *lrutest_ramdisk(struct kunit *test, int minor)
 struct file *lrutest_pagecache_file(struct kunit *test)
 {
 	return lrutest_ramdisk(test, 0);
+}
+
+#define LRUTEST_ROMFS_MINOR	3
+#define LRUTEST_ROMFS_PATH	"/lrutest-romfs"
+#define LRUTEST_ROMFS_ROOT	32	/* after the 16-byte-padded volume name */
+#define LRUTEST_ROMFS_FILE	64
+#define LRUTEST_ROMFS_DATA	96
+
+/* The sum of the big-endian 32-bit words romfs checksums add up to 0. */
+static u32 lrutest_romfs_sum(const void *data, size_t size)
+{
+	const __be32 *p = data;
+	u32 sum = 0;
+
+	for (; size >= 4; size -= 4)
+		sum += be32_to_cpu(*p++);
+	return sum;
+}
+
+/* A romfs file header (name of at most 15 bytes) at @at, checksummed. */
+static void lrutest_romfs_header(void *at, u32 next, u32 spec, u32 size,
+				 const char *name)
+{
+	struct romfs_inode *ri = at;
+
+	ri->next = cpu_to_be32(next);
+	ri->spec = cpu_to_be32(spec);
+	ri->size = cpu_to_be32(size);
+	strscpy(ri->name, name, ROMFH_SIZE);
+	ri->checksum = cpu_to_be32(-lrutest_romfs_sum(ri, 2 * ROMFH_SIZE));
+}
+
+/*
+ * The romfs image of lrutest_exec_file(), written, mounted and its file
+ * opened and read once; the file's own page cache dropped.
+ */
+static struct file *lrutest_romfs_file(struct kunit *test, unsigned long pages)
+{
+	const u32 size = pages << PAGE_SHIFT;
+	struct romfs_super_block *rsb;
+	struct vfsmount *mnt;
+	struct file *dev, *file;
+	unsigned long i;
+	loff_t pos = 0;
+	ssize_t n;
+
+	rsb = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rsb);
+	memcpy(rsb, "-rom1fs-", 8);
+	rsb->size = cpu_to_be32(LRUTEST_ROMFS_DATA + size);
+	strscpy(rsb->name, "lrutest", ROMFH_SIZE);
+	lrutest_romfs_header((void *)rsb + LRUTEST_ROMFS_ROOT, ROMFH_DIR | ROMFH_EXEC,
+			     LRUTEST_ROMFS_FILE, 0, ".");
+	lrutest_romfs_header((void *)rsb + LRUTEST_ROMFS_FILE, ROMFH_REG | ROMFH_EXEC,
+			     0, size, "f");
+	rsb->checksum = cpu_to_be32(-lrutest_romfs_sum(rsb, 512));
+
+	dev = lrutest_ramdisk(test, LRUTEST_ROMFS_MINOR);
+	n = kernel_write(dev, rsb, PAGE_SIZE, &pos);
+	KUNIT_ASSERT_EQ_MSG(test, n, (ssize_t)PAGE_SIZE, "write the romfs image");
+	KUNIT_ASSERT_EQ(test, vfs_fsync(dev, 0), 0);
+	lrutest_ramdisk_node(test, LRUTEST_ROMFS_MINOR, LRUTEST_ROMFS_PATH);
+	mnt = lrutest_mount_dev(test, "romfs", LRUTEST_ROMFS_PATH);
+
+	file = file_open_root_mnt(mnt, "f", O_RDONLY, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(file), "open the romfs file: %ld", PTR_ERR(file));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_fput, file));
+	KUNIT_ASSERT_EQ(test, i_size_read(file_inode(file)), (loff_t)size);
+	for (i = 0; i < pages; i++) {
+		struct folio *folio = read_mapping_folio(file->f_mapping, i, file);
+
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(folio), "read of page %lu", i);
+		folio_put(folio);
+	}
+	/* The read's folios leave every CPU's lru_add batch, then the cache. */
+	lru_add_drain_all();
+	invalidate_mapping_pages(file->f_mapping, 0, -1);
+	KUNIT_ASSERT_EQ(test, file->f_mapping->nrpages, 0UL);
+	return file;
+}
+
+/**
+ * lrutest_exec_file - an executable page-cache file: one file on romfs
+ * @test: the test case
+ * @pages: its size in pages
+ *
+ * A romfs image (Documentation/filesystems/romfs.rst) of a root directory
+ * holding one regular file with the exec bit, zero-filled, written to
+ * /dev/ram3 and mounted read-only; the file opened read-only.  Its folios
+ * are file LRU ones, and it can be mapped PROT_EXEC (a block device's own
+ * page cache cannot be where pseudo filesystems are SB_I_NOEXEC).  The
+ * file is read once, so that the device blocks romfs_read_folio() copies
+ * from are cached, and its own page cache dropped: a fault of the file
+ * then adds the file's folio alone.  What the set-up caches is charged to
+ * the root memcg, not to a test memcg the case made first; made after the
+ * test memcg, it is all undone before that memcg goes.
+ */
+struct file *lrutest_exec_file(struct kunit *test, unsigned long pages)
+{
+	struct mem_cgroup *old;
+	struct file *file;
+
+	if (!IS_ENABLED(CONFIG_ROMFS_ON_BLOCK))
+		kunit_skip(test, "CONFIG_ROMFS_ON_BLOCK is off: no executable page cache");
+	old = set_active_memcg(root_mem_cgroup);
+	file = lrutest_romfs_file(test, pages);
+	set_active_memcg(old);
+	return file;
 }
 
 /* Write-fault the page at @addr in, as a user store would. */

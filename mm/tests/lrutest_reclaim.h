@@ -22,6 +22,9 @@ unsigned long lrutest_event(enum vm_event_item item);
 struct vfsmount *lrutest_mount(struct kunit *test, const char *fstype);
 struct vfsmount *lrutest_mount_opts(struct kunit *test, const char *fstype,
 				    const char *opts);
+struct vfsmount *lrutest_mount_dev(struct kunit *test, const char *fstype,
+				   const char *dev);
+void lrutest_ramdisk_node(struct kunit *test, int minor, const char *path);
 struct file *lrutest_create(struct kunit *test, struct vfsmount *mnt,
 			    const char *name);
 void lrutest_close(struct kunit *test, struct file *file);

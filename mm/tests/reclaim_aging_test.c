@@ -45,13 +45,34 @@ static bool small_inactive_is_low(unsigned long inactive, unsigned long active)
  * the active list.  Every folio it takes off the active list (PGREFILL) is
  * unmapped, so it is deactivated (PGDEACTIVATE), and what reclaim frees
  * comes from those.
+ *
+ * The numbers are the arithmetic of shrink_lruvec(): at each priority p
+ * from DEF_PRIORITY down, get_scan_count() scans size >> p of each list
+ * (SCAN_FILE: nothing else to scan), in SWAP_CLUSTER_MAX chunks, inactive
+ * before active, and do_try_to_free_pages() stops after the priority that
+ * reaches the 32 pages asked.  From 0 inactive and 256 active:
+ *
+ *   p   reclaimed  deactivated  inactive  active
+ *   8       0          1           1       255
+ *   7       0          1           2       254
+ *   6       0          3           5       251
+ *   5       0          7          12       244
+ *   4       0         15          27       229
+ *   3       3         28          52       201
+ *   2      13         50          89       151
+ *   1      32         32          89       119   (one chunk each: done)
+ *
+ * 48 reclaimed, 137 deactivated.  The inactive list stays below the active
+ * one throughout (89 < 119), so inactive_is_low() holds at every priority
+ * whether the memcg's statistics it reads were flushed during reclaim or
+ * not.
  */
 static void reclaim_deactivates_file_when_inactive_is_low(struct kunit *test)
 {
-	const unsigned long nr = 128;
+	const unsigned long nr = 256;
 	struct lrutest_reclaim_stat b, a;
 	struct lrutest_memcg *cg;
-	unsigned long reclaimed, deactivated;
+	unsigned long reclaimed;
 	struct file *file;
 
 	cg = lrutest_memcg_create(test);
@@ -67,26 +88,26 @@ static void reclaim_deactivates_file_when_inactive_is_low(struct kunit *test)
 	lrutest_memcg_stat(cg, &a);
 	lrutest_memcg_log(test, "active file only", &b, &a);
 
-	deactivated = a.deactivate - b.deactivate;
-	KUNIT_EXPECT_GE(test, reclaimed, TO_RECLAIM);
-	KUNIT_EXPECT_GT_MSG(test, a.refill - b.refill, 0UL, "PGREFILL: active list not aged");
-	KUNIT_EXPECT_EQ_MSG(test, deactivated, a.refill - b.refill,
-			    "PGDEACTIVATE against PGREFILL: every unmapped folio taken off the active list is deactivated");
-	KUNIT_EXPECT_EQ_MSG(test, nr - a.lru[LRU_ACTIVE_FILE], deactivated,
-			    "pages gone from the active file list");
-	KUNIT_EXPECT_EQ_MSG(test, a.lru[LRU_INACTIVE_FILE] + reclaimed, deactivated,
-			    "deactivated pages are inactive or reclaimed");
-	KUNIT_EXPECT_EQ(test, a.steal_file - b.steal_file, reclaimed);
+	KUNIT_EXPECT_EQ(test, reclaimed, 48UL);
+	KUNIT_EXPECT_EQ(test, a.scan_file - b.scan_file, 48UL);
+	KUNIT_EXPECT_EQ(test, a.steal_file - b.steal_file, 48UL);
+	KUNIT_EXPECT_EQ_MSG(test, a.refill - b.refill, 137UL, "PGREFILL");
+	KUNIT_EXPECT_EQ_MSG(test, a.deactivate - b.deactivate, 137UL,
+			    "PGDEACTIVATE: every unmapped folio taken off the active list");
 	KUNIT_EXPECT_EQ(test, a.activate - b.activate, 0UL);
-	KUNIT_EXPECT_EQ(test, lrutest_memcg_walk(cg, LRU_ACTIVE_FILE), a.lru[LRU_ACTIVE_FILE]);
-	KUNIT_EXPECT_EQ(test, lrutest_memcg_walk(cg, LRU_INACTIVE_FILE), a.lru[LRU_INACTIVE_FILE]);
+	KUNIT_EXPECT_EQ(test, a.lru[LRU_ACTIVE_FILE], 119UL);
+	KUNIT_EXPECT_EQ(test, a.lru[LRU_INACTIVE_FILE], 89UL);
+	KUNIT_EXPECT_EQ(test, lrutest_memcg_walk(cg, LRU_ACTIVE_FILE), 119UL);
+	KUNIT_EXPECT_EQ(test, lrutest_memcg_walk(cg, LRU_INACTIVE_FILE), 89UL);
 	lrutest_vm_end(test);
 }
 
 /*
  * Plenty of inactive file folios, a few active ones: inactive_is_low() is
  * false before and after, so reclaim takes from the inactive list only and
- * does not age the active one at all.
+ * does not age the active one at all.  By the arithmetic above, 256 >> 8,
+ * 255 >> 7, 254 >> 6, 251 >> 5, 244 >> 4 and 229 >> 3 inactive folios:
+ * 1 + 1 + 3 + 7 + 15 + 28 = 55 reclaimed.
  */
 static void reclaim_leaves_active_file_when_inactive_is_high(struct kunit *test)
 {
@@ -110,7 +131,8 @@ static void reclaim_leaves_active_file_when_inactive_is_high(struct kunit *test)
 	lrutest_memcg_stat(cg, &a);
 	lrutest_memcg_log(test, "inactive file above the ratio", &b, &a);
 
-	KUNIT_EXPECT_GE(test, reclaimed, TO_RECLAIM);
+	KUNIT_EXPECT_EQ(test, reclaimed, 55UL);
+	KUNIT_EXPECT_EQ(test, a.scan_file - b.scan_file, 55UL);
 	KUNIT_EXPECT_EQ_MSG(test, a.refill - b.refill, 0UL, "PGREFILL: active list aged");
 	KUNIT_EXPECT_EQ(test, a.deactivate - b.deactivate, 0UL);
 	KUNIT_EXPECT_EQ(test, a.lru[LRU_ACTIVE_FILE], nr_active);
@@ -234,15 +256,24 @@ static void reclaim_spares_used_anon_and_evicts_unused(struct kunit *test)
 }
 
 /*
- * Map @nr pages of @file and use each once.  No readahead while faulting:
- * only the pages touched come in.  Then back to normal: reclaim ignores the
- * references of a VM_RAND_READ mapping (vma_has_recency()).
+ * Map @nr pages of @file, shared or, if @exec, private and executable, and
+ * use each once.  No readahead while faulting: only the pages touched come
+ * in.  Then back to normal: reclaim ignores the references of a
+ * VM_RAND_READ mapping (vma_has_recency()).
  */
-static unsigned long map_and_use(struct kunit *test, struct file *file, unsigned long nr)
+static unsigned long map_and_use(struct kunit *test, struct file *file, unsigned long nr,
+				 bool exec)
 {
 	unsigned long addr, i;
 
-	addr = lrutest_mmap(test, file, nr, MAP_SHARED);
+	if (exec) {
+		addr = kunit_vm_mmap(test, file, 0, nr * PAGE_SIZE, PROT_READ | PROT_EXEC,
+				     MAP_PRIVATE, 0);
+		KUNIT_ASSERT_FALSE_MSG(test, !addr || IS_ERR_VALUE(addr),
+				       "executable mapping: %ld", (long)addr);
+	} else {
+		addr = lrutest_mmap(test, file, nr, MAP_SHARED);
+	}
 	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, nr * PAGE_SIZE, MADV_RANDOM), 0);
 	for (i = 0; i < nr; i++)
 		lrutest_user_touch(test, addr + i * PAGE_SIZE);
@@ -266,7 +297,7 @@ static void reclaim_keeps_file_used_once_then_activates_or_evicts(struct kunit *
 
 	cg = lrutest_memcg_create(test);
 	file = lrutest_ramdisk(test, 1);
-	addr = map_and_use(test, file, nr_mapped);
+	addr = map_and_use(test, file, nr_mapped, false);
 	lrutest_memcg_read(test, cg, file, cache_at, nr_cache, 1);
 	lrutest_drain();
 	lrutest_memcg_stat(cg, &b);
@@ -276,7 +307,13 @@ static void reclaim_keeps_file_used_once_then_activates_or_evicts(struct kunit *
 	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, -1);
 	lrutest_memcg_stat(cg, &a);
 	lrutest_memcg_log(test, "file mapped once, first round", &b, &a);
-	KUNIT_EXPECT_GE(test, reclaimed, TO_RECLAIM);
+	/*
+	 * 272 >> 8, 7, 6, 5 and 4: 1 + 2 + 4 + 8 + 17, the 16 mapped folios
+	 * (kept, put back at the head) and 16 unmapped ones (reclaimed); then
+	 * 256 >> 3 = 32 unmapped ones: 64 scanned, 48 reclaimed.
+	 */
+	KUNIT_EXPECT_EQ(test, a.scan_file - b.scan_file, 64UL);
+	KUNIT_EXPECT_EQ(test, reclaimed, 48UL);
 	KUNIT_EXPECT_EQ_MSG(test, a.activate - b.activate, 0UL, "PGACTIVATE, first round");
 	for (i = 0; i < nr_mapped; i++) {
 		int lru = lrutest_memcg_lru_at(cg, addr + i * PAGE_SIZE, &flags);
@@ -313,33 +350,61 @@ static void reclaim_keeps_file_used_once_then_activates_or_evicts(struct kunit *
 					    "folio %lu used once, after the second round", i);
 	}
 	KUNIT_EXPECT_EQ(test, a.activate - b.activate, nr_mapped / 2);
-	KUNIT_EXPECT_GE(test, reclaimed, TO_RECLAIM);
+	/*
+	 * 80 >> 6, 79 >> 5, 77 >> 4, 73 >> 3: 1 + 2 + 4 + 9, the 16 mapped
+	 * folios, 8 of them reclaimed; then 64 >> 2 and 48 >> 1 new ones,
+	 * 16 + 24: 56 scanned, 48 reclaimed.
+	 */
+	KUNIT_EXPECT_EQ(test, a.scan_file - b.scan_file, 56UL);
+	KUNIT_EXPECT_EQ(test, reclaimed, 48UL);
 	KUNIT_EXPECT_EQ(test, a.steal_file - b.steal_file, reclaimed);
 	lrutest_vm_end(test);
 }
+
+struct activate_row {
+	const char *desc;
+	bool exec;		/* one executable mapping of a romfs file */
+	int mappings;		/* the mappings each folio is used through */
+};
 
 /*
  * folio_check_references(): a mapped page-cache folio met by reclaim with
  * one young PTE is kept for another round (the case above), but activated
  * at once when more than one PTE was young ("referenced_ptes > 1"): used
- * through two mappings.  The 16 mapped folios are the oldest of the
- * memcg's inactive file list, so the first reclaim meets them all before
- * its target: each is activated (PGACTIVATE +16) and what it reclaims comes
- * from the 256 unmapped pages behind them.
+ * through two mappings; or when a young PTE is in a VM_EXEC mapping
+ * ("Activate file-backed executable folios after first usage").
  */
-static void reclaim_activates_a_file_folio_used_through_two_mappings(struct kunit *test)
+static const struct activate_row activate_rows[] = {
+	{ "used through two mappings", false, 2 },
+	{ "used once through an executable mapping", true, 1 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(activate, activate_rows, desc);
+
+/*
+ * The 16 mapped folios are the oldest of the memcg's inactive file list, so
+ * the first reclaim meets them all before its target: each is activated
+ * (PGACTIVATE +16) and what it reclaims comes from the 256 unmapped pages
+ * behind them.
+ */
+static void reclaim_activates_a_mapped_file_folio_at_once(struct kunit *test)
 {
+	const struct activate_row *row = test->param_value;
 	const unsigned long nr_mapped = 16, nr_cache = 256, cache_at = 512;
+	struct file *file = NULL, *cache;
 	struct lrutest_reclaim_stat b, a;
 	unsigned long addr, i, reclaimed;
 	struct lrutest_memcg *cg;
-	struct file *file;
+	int m;
 
 	cg = lrutest_memcg_create(test);
-	file = lrutest_ramdisk(test, 1);
-	addr = map_and_use(test, file, nr_mapped);
-	map_and_use(test, file, nr_mapped);
-	lrutest_memcg_read(test, cg, file, cache_at, nr_cache, 1);
+	if (row->exec)
+		file = lrutest_exec_file(test, nr_mapped);
+	cache = lrutest_ramdisk(test, 1);
+	addr = map_and_use(test, file ?: cache, nr_mapped, row->exec);
+	for (m = 1; m < row->mappings; m++)
+		map_and_use(test, file ?: cache, nr_mapped, row->exec);
+	lrutest_memcg_read(test, cg, cache, cache_at, nr_cache, 1);
 	lrutest_drain();
 	lrutest_memcg_stat(cg, &b);
 	KUNIT_ASSERT_EQ(test, b.lru[LRU_INACTIVE_FILE], nr_mapped + nr_cache);
@@ -347,11 +412,18 @@ static void reclaim_activates_a_file_folio_used_through_two_mappings(struct kuni
 
 	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, -1);
 	lrutest_memcg_stat(cg, &a);
-	lrutest_memcg_log(test, "file mapped twice, used through both", &b, &a);
+	lrutest_memcg_log(test, row->desc, &b, &a);
 	for (i = 0; i < nr_mapped; i++)
 		KUNIT_EXPECT_EQ_MSG(test, lrutest_memcg_lru_at(cg, addr + i * PAGE_SIZE, NULL),
 				    (int)LRU_ACTIVE_FILE, "folio %lu after reclaim", i);
 	KUNIT_EXPECT_EQ(test, a.activate - b.activate, nr_mapped);
+	/*
+	 * 272 >> 8, 271 >> 7, 269 >> 6, 265 >> 5: 1 + 2 + 4 + 8 mapped folios
+	 * activated; 257 >> 4 = 16, the last and 15 reclaimed; 241 >> 3 = 30
+	 * reclaimed: 61 scanned, 45 reclaimed.
+	 */
+	KUNIT_EXPECT_EQ(test, a.scan_file - b.scan_file, 61UL);
+	KUNIT_EXPECT_EQ(test, reclaimed, 45UL);
 	KUNIT_EXPECT_EQ(test, a.lru[LRU_ACTIVE_FILE], nr_mapped);
 	KUNIT_EXPECT_EQ(test, a.lru[LRU_INACTIVE_FILE], nr_cache - reclaimed);
 	KUNIT_EXPECT_EQ(test, a.steal_file - b.steal_file, reclaimed);
@@ -430,32 +502,37 @@ struct refault_row {
 	unsigned int over;
 	bool activated;		/* expected: the refault is activated */
 	bool restore;		/* expected: PG_workingset, a restore */
+	unsigned long evicted;	/* expected: pages reclaim evicts */
+	unsigned long refill;	/* expected: PGREFILL, pages it deactivates first */
 };
 
 /*
- * Reclaim of 32 evicts the N oldest pages.  N >= 32; with 256 pages on
- * the inactive list it scans (size >> priority) <= 32 pages a priority
- * until 32 are reclaimed, so N <= 31 + 32 (55 in the kernel's arithmetic:
- * 1 + 1 + 3 + 7 + 15 + 28).  Distance N: within 128 active pages, beyond
- * 16.  The two boundary rows pick the page whose distance is the size and
- * the size + 1.  The last row has 512 active pages and nothing inactive:
- * reclaim deactivates (PG_workingset) before it evicts, and what stays
- * active (300 in the kernel's arithmetic) is far more than N (34): every
- * distance is within it.
+ * Reclaim of 32 evicts the N oldest pages.  With 256 pages on the
+ * inactive list it scans size >> priority of them a priority until a
+ * priority ends with 32 reclaimed: N = 1 + 1 + 3 + 7 + 15 + 28 = 55.
+ * Distance N: within 128 active pages, beyond 16.  The two boundary rows
+ * pick the page whose distance is the size and the size + 1.  The last row
+ * has 512 active pages and nothing inactive: reclaim deactivates
+ * (PG_workingset) before it evicts, size >> priority of the active list a
+ * priority while the inactive one is low (it stays below the active one
+ * throughout), and evicts from the inactive list in the same passes: 212
+ * deactivated, N = 34, 300 left active, far more than N: every distance is
+ * within it.
  */
 static const struct refault_row refault_rows[] = {
 	{ .desc = "oldest page, 128 active pages: within the workingset",
-	  .nr_once = 256, .nr_twice = 128, .activated = true },
+	  .nr_once = 256, .nr_twice = 128, .activated = true, .evicted = 55 },
 	{ .desc = "oldest page, 16 active pages: beyond the workingset",
-	  .nr_once = 256, .nr_twice = 16, .activated = false },
+	  .nr_once = 256, .nr_twice = 16, .activated = false, .evicted = 55 },
 	{ .desc = "distance equal to the 16 active pages",
 	  .nr_once = 256, .nr_twice = 16, .at_size = true, .over = 0,
-	  .activated = true },
+	  .activated = true, .evicted = 55 },
 	{ .desc = "distance one more than the 16 active pages",
 	  .nr_once = 256, .nr_twice = 16, .at_size = true, .over = 1,
-	  .activated = false },
+	  .activated = false, .evicted = 55 },
 	{ .desc = "deactivated by reclaim, then evicted: a restore",
-	  .nr_once = 0, .nr_twice = 512, .activated = true, .restore = true },
+	  .nr_once = 0, .nr_twice = 512, .activated = true, .restore = true,
+	  .evicted = 34, .refill = 212 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(refault, refault_rows, desc);
@@ -528,16 +605,12 @@ static void workingset_refault_activates_within_the_workingset_size(struct kunit
 	lrutest_memcg_expect_stolen(test, reclaimed, &b, &a);
 	refault_snap(cg, &s1);
 	evicted = lrutest_stat_file(&b) - lrutest_stat_file(&a);
-	KUNIT_ASSERT_GE(test, evicted, TO_RECLAIM);
+	KUNIT_ASSERT_EQ(test, evicted, row->evicted);
+	KUNIT_ASSERT_EQ(test, reclaimed, row->evicted);
 	KUNIT_ASSERT_EQ(test, lrutest_stat_anon(&a), 0UL);
-	if (row->restore) {
-		KUNIT_ASSERT_GT_MSG(test, a.refill - b.refill, 0UL,
-				    "set up: reclaim deactivated pages before it evicted them");
-	} else {
-		KUNIT_ASSERT_EQ_MSG(test, a.refill - b.refill, 0UL,
-				    "set up: reclaim aged the active list");
-		KUNIT_ASSERT_EQ(test, a.lru[LRU_ACTIVE_FILE], row->nr_twice);
-	}
+	KUNIT_ASSERT_EQ_MSG(test, a.refill - b.refill, row->refill,
+			    "set up: pages reclaim deactivated before it evicted");
+	KUNIT_ASSERT_EQ(test, a.lru[LRU_ACTIVE_FILE], row->nr_twice - row->refill);
 	KUNIT_EXPECT_EQ_MSG(test, s1.age - s0.age, evicted,
 			    "nonresident_age over the reclaim: one per eviction, no activation");
 	KUNIT_ASSERT_EQ_MSG(test, refault_slots(file, 0, evicted, REFAULT_SHADOW), evicted,
@@ -588,7 +661,7 @@ static struct kunit_case reclaim_aging_cases[] = {
 	KUNIT_CASE(reclaim_ages_anon_at_swappiness_0_with_swap),
 	KUNIT_CASE(reclaim_spares_used_anon_and_evicts_unused),
 	KUNIT_CASE(reclaim_keeps_file_used_once_then_activates_or_evicts),
-	KUNIT_CASE(reclaim_activates_a_file_folio_used_through_two_mappings),
+	KUNIT_CASE_PARAM(reclaim_activates_a_mapped_file_folio_at_once, activate_gen_params),
 	KUNIT_CASE_PARAM(workingset_refault_activates_within_the_workingset_size,
 			 refault_gen_params),
 	{}
