@@ -264,28 +264,29 @@ void lrutest_expect_rescued(struct kunit *test, struct folio *folio,
 }
 
 /**
- * lrutest_expect_refs - @folio holds exactly the references its users own
+ * lrutest_expect_refs - @folio is mapped and referenced as its users say
  * @test: the test case
  * @folio: a folio the case looked up or made
+ * @mapped: the page table mappings the case made and left (a PTE or a PMD
+ *	each): its own count, checked against folio_mapcount()
  * @held: the references the case itself holds on it
  * @what: the step, for the message
  *
- * The kernel's accounting: one reference per page table mapping
- * (folio_mapcount(): a PMD or a PTE each), folio_nr_pages() while it is in
- * the page cache or the swap cache, one for private data (buffer heads,
- * folio_attach_private()), and the case's own.  A batch that still holds
- * it, or a step that took one and kept it, shows as one more; a reference
- * dropped twice as one fewer.
+ * The kernel's accounting: one reference per mapping, folio_nr_pages()
+ * while it is in the page cache or the swap cache, one for private data
+ * (buffer heads, folio_attach_private()), and the case's own.  A batch
+ * that still holds it, or a step that took one and kept it, shows as one
+ * more; a reference dropped twice as one fewer.
  */
-void lrutest_expect_refs(struct kunit *test, struct folio *folio, int held,
-			 const char *what)
+void lrutest_expect_refs(struct kunit *test, struct folio *folio, int mapped,
+			 int held, const char *what)
 {
-	int mapped = folio_mapcount(folio);
 	bool cached = folio_test_swapcache(folio) ||
 		      (folio->mapping && !folio_test_anon(folio));
 	int priv = folio_test_private(folio) ? 1 : 0;
 	int want = mapped + held + priv + (cached ? folio_nr_pages(folio) : 0);
 
+	KUNIT_EXPECT_EQ_MSG(test, folio_mapcount(folio), mapped, "%s: mappings", what);
 	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), want,
 			    "%s: references (%d mappings, %s, %d private, %d held by the test)",
 			    what, mapped, cached ? "cached" : "not cached", priv, held);

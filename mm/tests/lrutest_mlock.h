@@ -62,8 +62,8 @@ void lrutest_expect_evictable(struct kunit *test, struct folio *folio,
 void lrutest_expect_rescued(struct kunit *test, struct folio *folio,
 			    bool file, const char *what);
 int lrutest_locate(struct folio *folio);
-void lrutest_expect_refs(struct kunit *test, struct folio *folio, int held,
-			 const char *what);
+void lrutest_expect_refs(struct kunit *test, struct folio *folio, int mapped,
+			 int held, const char *what);
 
 /* KUnit actions: folio_put() of @folio; folio_putback_lru() of it. */
 void lrutest_folio_put_action(void *folio);

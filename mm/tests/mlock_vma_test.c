@@ -31,23 +31,23 @@ static void get_folios(struct kunit *test, unsigned long addr, int pages,
 	}
 }
 
-static void expect_all_mlocked(struct kunit *test, struct folio **folios,
-			       int pages, unsigned int count, const char *what)
+static void expect_all_mlocked(struct kunit *test, struct folio **folios, int pages,
+			       int mapped, unsigned int count, const char *what)
 {
 	int i;
 
 	for (i = 0; i < pages; i++) {
 		lrutest_expect_mlocked(test, folios[i], count, what);
-		lrutest_expect_refs(test, folios[i], 1, what);
+		lrutest_expect_refs(test, folios[i], mapped, 1, what);
 	}
 }
 
 /*
  * Each folio evictable (and, @rescued from an mlock, on the inactive list
- * where the classic LRU says so), no reference kept.
+ * where the classic LRU says so), @mapped times, no reference kept.
  */
-static void expect_all_evictable(struct kunit *test, struct folio **folios,
-				 int pages, bool file, bool rescued, const char *what)
+static void expect_all_evictable(struct kunit *test, struct folio **folios, int pages,
+				 int mapped, bool file, bool rescued, const char *what)
 {
 	int i;
 
@@ -56,7 +56,7 @@ static void expect_all_evictable(struct kunit *test, struct folio **folios,
 			lrutest_expect_rescued(test, folios[i], file, what);
 		else
 			lrutest_expect_evictable(test, folios[i], file, what);
-		lrutest_expect_refs(test, folios[i], 1, what);
+		lrutest_expect_refs(test, folios[i], mapped, 1, what);
 	}
 }
 
@@ -76,7 +76,7 @@ static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & (VM_LOCKED | VM_LOCKONFAULT),
 			(vm_flags_t)VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
-	expect_all_mlocked(test, folios, NPAGES, 1, "after mlock");
+	expect_all_mlocked(test, folios, NPAGES, 1, 1, "after mlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = NPAGES, .mlocked = NPAGES,
@@ -86,7 +86,7 @@ static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
-	expect_all_evictable(test, folios, NPAGES, false, true, "after munlock");
+	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after munlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = NPAGES, .culled = NPAGES,
@@ -108,7 +108,7 @@ static void mlock_unpopulated_anon_faults_in_mlocked(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
 	get_folios(test, addr, NPAGES, folios);
-	expect_all_mlocked(test, folios, NPAGES, 1, "faulted in by mlock");
+	expect_all_mlocked(test, folios, NPAGES, 1, 1, "faulted in by mlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = NPAGES, .mlocked = NPAGES,
@@ -116,7 +116,7 @@ static void mlock_unpopulated_anon_faults_in_mlocked(struct kunit *test)
 				  "mlock of unpopulated anon");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, false, true, "after munlock");
+	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after munlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = NPAGES, .culled = NPAGES,
@@ -151,6 +151,7 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 	folio = lrutest_folio_at(test, addr + LEN(3));
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	lrutest_expect_mlocked(test, folio, 1, "faulted in a VM_LOCKONFAULT VMA");
+	lrutest_expect_refs(test, folio, 1, 1, "faulted in a VM_LOCKONFAULT VMA");
 	for (i = 0; i < NPAGES; i++)
 		if (i != 3)
 			KUNIT_EXPECT_NULL_MSG(test, lrutest_folio_at(test, addr + LEN(i)),
@@ -162,7 +163,14 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
 	lrutest_expect_rescued(test, folio, false, "after munlock");
+	lrutest_expect_refs(test, folio, 1, 1, "after munlock");
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.mlocked = 1, .culled = 1, .munlocked = 1,
+					.rescued = 1 },
+				  "munlock of the VM_LOCKONFAULT VMA");
 	lrutest_vm_end(test);
 }
 
@@ -198,6 +206,7 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 		else
 			lrutest_expect_evictable(test, folios[i], false,
 						 "outside the range");
+		lrutest_expect_refs(test, folios[i], 1, 1, "mlock of the middle");
 	}
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
@@ -209,7 +218,13 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lrutest_vma_span(addr, &start, &end), 0);
 	KUNIT_EXPECT_EQ(test, start, addr);
 	KUNIT_EXPECT_EQ(test, end, addr + LEN(NPAGES));
-	expect_all_evictable(test, folios, NPAGES, false, true, "after munlock");
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after munlock");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.mlocked = 4, .culled = 4, .munlocked = 4,
+					.rescued = 4 },
+				  "munlock of the 4 middle pages");
 	lrutest_vm_end(test);
 }
 
@@ -233,12 +248,12 @@ static void mlock_locked_range_again_changes_nothing(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(4), 0), 0L);
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr + LEN(2), LEN(NPAGES - 2), 0), 0L);
-	expect_all_mlocked(test, folios, NPAGES, 1, "overlapping mlocks");
+	expect_all_mlocked(test, folios, NPAGES, 1, 1, "overlapping mlocks");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
 	lrutest_expect_stat_delta(test, &before, &locked, "overlapping mlocks");
 
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
-	expect_all_mlocked(test, folios, NPAGES, 1, "mlock of a locked range");
+	expect_all_mlocked(test, folios, NPAGES, 1, 1, "mlock of a locked range");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
 	lrutest_expect_stat_delta(test, &before, &locked, "mlock of a locked range");
 
@@ -246,17 +261,17 @@ static void mlock_locked_range_again_changes_nothing(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK,
 			(vm_flags_t)(VM_LOCKED | VM_LOCKONFAULT));
-	expect_all_mlocked(test, folios, NPAGES, 1, "relocked on fault");
+	expect_all_mlocked(test, folios, NPAGES, 1, 1, "relocked on fault");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK,
 			(vm_flags_t)VM_LOCKED);
-	expect_all_mlocked(test, folios, NPAGES, 1, "relocked at once");
+	expect_all_mlocked(test, folios, NPAGES, 1, 1, "relocked at once");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
 	lrutest_expect_stat_delta(test, &before, &locked, "flags changes of a locked range");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, false, true, "after one munlock");
+	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after one munlock");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	lrutest_vm_end(test);
 }
@@ -287,7 +302,7 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(a, LEN(pages), 0), 0L);
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(b, LEN(pages), 0), 0L);
-	expect_all_mlocked(test, folios, pages, 2, "locked in both VMAs");
+	expect_all_mlocked(test, folios, pages, 2, 2, "locked in both VMAs");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = pages, .mlocked = pages,
@@ -295,7 +310,7 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 				  "mlock of both VMAs");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(a, LEN(pages)), 0L);
-	expect_all_mlocked(test, folios, pages, 1, "still locked in the second VMA");
+	expect_all_mlocked(test, folios, pages, 2, 1, "still locked in the second VMA");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = pages, .mlocked = pages,
@@ -303,7 +318,7 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 				  "munlock of the first VMA");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(b, LEN(pages)), 0L);
-	expect_all_evictable(test, folios, pages, false, true, "unlocked in both VMAs");
+	expect_all_evictable(test, folios, pages, 2, false, true, "unlocked in both VMAs");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = pages, .culled = pages,
@@ -327,11 +342,11 @@ static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *t
 	lrutest_drain();
 	get_folios(test, addr, NPAGES, folios);
 	KUNIT_EXPECT_FALSE(test, folio_test_swapbacked(folios[0]));
-	expect_all_evictable(test, folios, NPAGES, true, false, "page cache before mlock");
+	expect_all_evictable(test, folios, NPAGES, 1, true, false, "page cache before mlock");
 	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
-	expect_all_mlocked(test, folios, NPAGES, 1, "page cache after mlock");
+	expect_all_mlocked(test, folios, NPAGES, 1, 1, "page cache after mlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = NPAGES, .mlocked = NPAGES,
@@ -339,7 +354,7 @@ static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *t
 				  "mlock of a page-cache mapping");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, true, true, "page cache after munlock");
+	expect_all_evictable(test, folios, NPAGES, 1, true, true, "page cache after munlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = NPAGES, .culled = NPAGES,
@@ -372,7 +387,7 @@ static void mprotect_write_of_locked_private_file_moves_mlock_to_copies(struct k
 	for (i = 0; i < NPAGES; i++)
 		KUNIT_ASSERT_FALSE_MSG(test, folio_test_anon(cache[i]),
 				       "set up: page %d already copied", i);
-	expect_all_mlocked(test, cache, NPAGES, 1, "page cache locked read-only");
+	expect_all_mlocked(test, cache, NPAGES, 1, 1, "page cache locked read-only");
 	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(addr, LEN(NPAGES), PROT_READ | PROT_WRITE, -1),
@@ -384,8 +399,9 @@ static void mprotect_write_of_locked_private_file_moves_mlock_to_copies(struct k
 	for (i = 0; i < NPAGES; i++)
 		KUNIT_EXPECT_TRUE_MSG(test, folio_test_anon(copies[i]),
 				      "page %d not copied by mprotect()", i);
-	expect_all_mlocked(test, copies, NPAGES, 1, "the anon copies");
-	expect_all_evictable(test, cache, NPAGES, true, true, "the page cache after the copy");
+	expect_all_mlocked(test, copies, NPAGES, 1, 1, "the anon copies");
+	expect_all_evictable(test, cache, NPAGES, 0, true, true,
+			     "the page cache after the copy");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = NPAGES, .culled = NPAGES,
@@ -418,11 +434,11 @@ static void mprotect_of_locked_range_keeps_it_locked(struct kunit *test)
 		KUNIT_EXPECT_TRUE_MSG(test, lrutest_vma_flags(addr + LEN(i)) & VM_LOCKED,
 				      "page %d lost VM_LOCKED", i);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
-	expect_all_mlocked(test, folios, NPAGES, 1, "after mprotect");
+	expect_all_mlocked(test, folios, NPAGES, 1, 1, "after mprotect");
 	lrutest_expect_stat_delta(test, &before, &locked, "mprotect of a locked range");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, false, true, "after munlock");
+	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after munlock");
 	lrutest_vm_end(test);
 }
 
@@ -448,7 +464,7 @@ static void mremap_grow_of_locked_vma_locks_new_pages(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, lrutest_vma_flags(new_addr + LEN(NPAGES - 1)) & VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
 	get_folios(test, new_addr, NPAGES, folios);
-	expect_all_mlocked(test, folios, NPAGES, 1, "after mremap grow");
+	expect_all_mlocked(test, folios, NPAGES, 1, 1, "after mremap grow");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = NPAGES, .mlocked = NPAGES,
@@ -456,7 +472,7 @@ static void mremap_grow_of_locked_vma_locks_new_pages(struct kunit *test)
 				  "mlock then mremap grow");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(new_addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, false, true, "after munlock");
+	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after munlock");
 	lrutest_vm_end(test);
 }
 
@@ -514,7 +530,7 @@ static void migration_of_a_locked_folio_keeps_it_mlocked(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, new);
 	KUNIT_EXPECT_PTR_NE(test, new, old);
 	lrutest_expect_mlocked(test, new, 1, "after migration");
-	lrutest_expect_refs(test, new, 1, "after migration");
+	lrutest_expect_refs(test, new, 1, 1, "after migration");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = 1, .culled = 1, .rescued = 1,
@@ -556,7 +572,7 @@ static void compaction_isolates_a_locked_folio(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, folio_test_mlocked(folio));
 	KUNIT_EXPECT_TRUE(test, folio_test_unevictable(folio));
 	/* The isolation's, on the case's list (mlock_count shares ->lru: not read). */
-	lrutest_expect_refs(test, folio, 1, "isolated");
+	lrutest_expect_refs(test, folio, 1, 1, "isolated");
 	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
 				  "compaction's isolation of a locked folio");
 	/*
@@ -689,7 +705,7 @@ static void locked_stack_expansion_charges_and_mlocks_the_new_page(struct kunit 
 	folio = lrutest_folio_at(test, addr - PAGE_SIZE);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "the new stack page not populated");
 	lrutest_expect_mlocked(test, folio, 1, "the new stack page");
-	lrutest_expect_refs(test, folio, 1, "the new stack page");
+	lrutest_expect_refs(test, folio, 1, 1, "the new stack page");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = 1, .mlocked = 1, .culled = 1 },
@@ -724,10 +740,10 @@ static void mremap_dontunmap_of_part_of_a_locked_vma_keeps_the_rest_locked(struc
 	KUNIT_EXPECT_TRUE(test, lrutest_vma_flags(addr + LEN(3)) & VM_LOCKED);
 	KUNIT_EXPECT_TRUE(test, lrutest_vma_flags(new_addr) & VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 4UL);
-	expect_all_mlocked(test, folios + 1, 3, 1, "left in place");
+	expect_all_mlocked(test, folios + 1, 3, 1, 1, "left in place");
 	KUNIT_EXPECT_PTR_EQ(test, lrutest_folio_at(test, new_addr), folios[0]);
 	lrutest_expect_mlocked(test, folios[0], 1, "moved");
-	lrutest_expect_refs(test, folios[0], 2, "moved, looked up twice");
+	lrutest_expect_refs(test, folios[0], 1, 2, "moved, looked up twice");
 
 	KUNIT_ASSERT_EQ(test, vm_munmap(new_addr, LEN(1)), 0);
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr, LEN(4)), 0);
@@ -843,7 +859,7 @@ static void expect_layout(struct kunit *test, unsigned long addr,
 			lrutest_expect_mlocked(test, folios[i], 1, what);
 		else
 			lrutest_expect_evictable(test, folios[i], false, what);
-		lrutest_expect_refs(test, folios[i], 1, what);
+		lrutest_expect_refs(test, folios[i], 1, 1, what);
 		KUNIT_EXPECT_EQ_MSG(test, !!(lrutest_vma_flags(addr + LEN(i)) & VM_LOCKED),
 				    !!(locked & BIT(i)), "%s: VM_LOCKED of page %d", what, i);
 	}

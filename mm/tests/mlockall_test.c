@@ -51,8 +51,8 @@ static void mlockall_current_locks_every_vma(struct kunit *test)
 		shm[i] = folio_at(test, s + LEN(i));
 		lrutest_expect_mlocked(test, anon[i], 1, "anon after MCL_CURRENT");
 		lrutest_expect_mlocked(test, shm[i], 1, "shmem after MCL_CURRENT");
-		lrutest_expect_refs(test, anon[i], 1, "anon after MCL_CURRENT");
-		lrutest_expect_refs(test, shm[i], 1, "shmem after MCL_CURRENT");
+		lrutest_expect_refs(test, anon[i], 1, 1, "anon after MCL_CURRENT");
+		lrutest_expect_refs(test, shm[i], 1, 1, "shmem after MCL_CURRENT");
 	}
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
@@ -67,8 +67,8 @@ static void mlockall_current_locks_every_vma(struct kunit *test)
 	for (i = 0; i < PAGES; i++) {
 		lrutest_expect_rescued(test, anon[i], false, "anon after munlockall");
 		lrutest_expect_rescued(test, shm[i], false, "shmem after munlockall");
-		lrutest_expect_refs(test, anon[i], 1, "anon after munlockall");
-		lrutest_expect_refs(test, shm[i], 1, "shmem after munlockall");
+		lrutest_expect_refs(test, anon[i], 1, 1, "anon after munlockall");
+		lrutest_expect_refs(test, shm[i], 1, 1, "shmem after munlockall");
 	}
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){

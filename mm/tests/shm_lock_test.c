@@ -50,8 +50,13 @@ static struct folio *shm_folio(struct kunit *test, struct lrutest_shm *seg, pgof
 	return folio;
 }
 
-/* Each folio evictable, swap-backed, threaded on an anon list. */
-static void expect_all_anon(struct kunit *test, struct lrutest_shm *seg, const char *step)
+/*
+ * Each folio evictable, swap-backed, threaded on an anon list, mapped
+ * @mapped times: by the attached segment, and by a second mapping where the
+ * case made one.
+ */
+static void expect_all_anon(struct kunit *test, struct lrutest_shm *seg, int mapped,
+			    const char *step)
 {
 	unsigned long i;
 
@@ -73,12 +78,12 @@ static void expect_all_anon(struct kunit *test, struct lrutest_shm *seg, const c
 		else
 			KUNIT_EXPECT_EQ_MSG(test, lru, (int)LRU_INACTIVE_ANON,
 					    "%s: folio %lu", step, i);
-		lrutest_expect_refs(test, folio, 0, step);
+		lrutest_expect_refs(test, folio, mapped, 0, step);
 	}
 }
 
 static void expect_all_unevictable(struct kunit *test, struct lrutest_shm *seg,
-				   bool mlocked, const char *step)
+				   int mapped, bool mlocked, const char *step)
 {
 	unsigned long i;
 
@@ -88,7 +93,7 @@ static void expect_all_unevictable(struct kunit *test, struct lrutest_shm *seg,
 		lrutest_expect_unevictable(test, lrutest_locate(folio), folio, step, i);
 		KUNIT_EXPECT_EQ_MSG(test, folio_test_mlocked(folio), mlocked,
 				    "%s: folio %lu: PG_mlocked", step, i);
-		lrutest_expect_refs(test, folio, 0, step);
+		lrutest_expect_refs(test, folio, mapped, 0, step);
 	}
 }
 
@@ -111,7 +116,7 @@ static struct lrutest_shm *locked_segment(struct kunit *test)
 	seg = lrutest_shm_create(test, SHM_TEST_PAGES);
 	lrutest_shm_attach(test, seg);
 	lrutest_shm_touch(test, seg);
-	expect_all_anon(test, seg, "touched");
+	expect_all_anon(test, seg, 1, "touched");
 	KUNIT_ASSERT_FALSE(test, mapping_unevictable(seg->mapping));
 
 	lrutest_drain();
@@ -120,7 +125,7 @@ static struct lrutest_shm *locked_segment(struct kunit *test)
 	lrutest_expect_stat_delta(test, &a, SHM_DELTA(), "SHM_LOCK");
 	KUNIT_EXPECT_TRUE_MSG(test, mapping_unevictable(seg->mapping),
 			      "SHM_LOCK left the mapping evictable");
-	expect_all_anon(test, seg, "SHM_LOCK (folios move lazily)");
+	expect_all_anon(test, seg, 1, "SHM_LOCK (folios move lazily)");
 	return seg;
 }
 
@@ -158,7 +163,7 @@ static void shm_lock_culls_on_reclaim_and_putback(struct kunit *test)
 					    .unevictable = SHM_TEST_PAGES,
 					    .anon = -SHM_TEST_PAGES),
 				  "cull");
-	expect_all_unevictable(test, seg, false, "culled");
+	expect_all_unevictable(test, seg, 1, false, "culled");
 	KUNIT_EXPECT_EQ(test, seg->mapping->nrpages, (unsigned long)SHM_TEST_PAGES);
 	lrutest_shm_destroy(test, seg);
 }
@@ -186,7 +191,7 @@ static void shm_pages_touched_after_shm_lock_are_culled_as_added(struct kunit *t
 					    .unevictable = SHM_TEST_PAGES,
 					    .file_pages = SHM_TEST_PAGES),
 				  "touch after SHM_LOCK");
-	expect_all_unevictable(test, seg, false, "touched after SHM_LOCK");
+	expect_all_unevictable(test, seg, 1, false, "touched after SHM_LOCK");
 	lrutest_shm_destroy(test, seg);
 }
 
@@ -203,7 +208,7 @@ static struct lrutest_shm *culled_segment(struct kunit *test)
 		folio_putback_lru(folio);
 	}
 	lru_add_drain();
-	expect_all_unevictable(test, seg, false, "culled");
+	expect_all_unevictable(test, seg, 1, false, "culled");
 	return seg;
 }
 
@@ -228,7 +233,7 @@ static void shm_unlock_rescues_all(struct kunit *test)
 				  "SHM_UNLOCK");
 	KUNIT_EXPECT_FALSE_MSG(test, mapping_unevictable(seg->mapping),
 			       "SHM_UNLOCK left the mapping unevictable");
-	expect_all_anon(test, seg, "SHM_UNLOCK");
+	expect_all_anon(test, seg, 1, "SHM_UNLOCK");
 
 	/* A second SHM_UNLOCK of an unlocked segment scans nothing. */
 	lrutest_drain();
@@ -403,7 +408,7 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 				  SHM_DELTA(.nr_mlock = n, .mlocked = n, .culled = n,
 					    .unevictable = n, .anon = -n),
 				  "MAP_LOCKED");
-	expect_all_unevictable(test, seg, true, "MAP_LOCKED");
+	expect_all_unevictable(test, seg, 2, true, "MAP_LOCKED");
 
 	lrutest_drain();
 	lrutest_stat(&a);
@@ -411,7 +416,7 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 	lrutest_expect_stat_delta(test, &a, SHM_DELTA(.scanned = n),
 				  "SHM_UNLOCK while mlocked");
 	KUNIT_EXPECT_FALSE(test, mapping_unevictable(seg->mapping));
-	expect_all_unevictable(test, seg, true, "SHM_UNLOCK while mlocked");
+	expect_all_unevictable(test, seg, 2, true, "SHM_UNLOCK while mlocked");
 
 	KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_LOCK), 0L);
 	lrutest_drain();
@@ -420,7 +425,7 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 	lrutest_drain();
 	lrutest_expect_stat_delta(test, &a, SHM_DELTA(.nr_mlock = -n, .munlocked = n),
 				  "munmap while SHM_LOCKed");
-	expect_all_unevictable(test, seg, false, "munmap while SHM_LOCKed");
+	expect_all_unevictable(test, seg, 1, false, "munmap while SHM_LOCKed");
 
 	lrutest_drain();
 	lrutest_stat(&a);
@@ -429,7 +434,7 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 				  SHM_DELTA(.scanned = n, .rescued = n,
 					    .unevictable = -n, .anon = n),
 				  "last SHM_UNLOCK");
-	expect_all_anon(test, seg, "last SHM_UNLOCK");
+	expect_all_anon(test, seg, 1, "last SHM_UNLOCK");
 	lrutest_shm_destroy(test, seg);
 }
 
@@ -466,6 +471,8 @@ static void shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages(struct kuni
 	lrutest_putback(test, folio);
 	lrutest_drain();
 	lrutest_expect_unevictable(test, lrutest_locate(folio), folio, "putback", 0);
+	/* Not mapped: the page cache's HPAGE_PMD_NR and the case's one. */
+	lrutest_expect_refs(test, folio, 0, 1, "putback");
 	lrutest_expect_stat_delta(test, &before,
 				  SHM_DELTA(.culled = n, .unevictable = n, .anon = -n),
 				  "putback of a locked large folio");
@@ -475,6 +482,7 @@ static void shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages(struct kuni
 	KUNIT_EXPECT_TRUE_MSG(test, lru == LRU_INACTIVE_ANON || lru == LRU_ACTIVE_ANON,
 			      "rescued to an anon list (%d)", lru);
 	KUNIT_EXPECT_FALSE(test, folio_test_unevictable(folio));
+	lrutest_expect_refs(test, folio, 0, 1, "SHM_UNLOCK");
 	lrutest_expect_stat_delta(test, &before,
 				  SHM_DELTA(.culled = n, .scanned = n, .rescued = n),
 				  "SHM_UNLOCK of a culled large folio");
