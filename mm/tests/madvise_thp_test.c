@@ -13,6 +13,10 @@
  * A case drops its own reference to the folio first: split_folio() needs
  * the folio held by its mappings and the madvise walk alone.
  *
+ * And the end of such a THP: munmap() frees it through the batch free of
+ * folios_put_refs(), which takes it off its deferred-split queue before it
+ * uncharges it.
+ *
  * Needs CONFIG_TRANSPARENT_HUGEPAGE (the x86_64 configuration); skips
  * otherwise.
  */
@@ -24,6 +28,7 @@
 #include <linux/vmstat.h>
 
 #include "lrutest.h"
+#include "lrutest_memcg.h"
 #include "lrutest_mlock.h"
 
 #ifdef CONFIG_TRANSPARENT_HUGEPAGE
@@ -145,6 +150,49 @@ static void madvise_free_of_half_a_pte_mapped_thp_lazyfrees_it(struct kunit *tes
 	lrutest_vm_end(test);
 }
 
+#if defined(CONFIG_MEMCG) && defined(CONFIG_SWAP)
+/*
+ * An anon THP faulted in a memcg is put on that memcg's deferred-split queue
+ * (deferred_split_folio(): split_underused_thp).  When munmap() drops the
+ * last reference, folios_put_refs() frees it with the rest of the TLB
+ * gather's batch and takes it off the queue before uncharging the batch:
+ * the queue and its lock are found through the folio's memcg, and
+ * uncharge_folio() warns about a folio still queued ("mm: remove folio from
+ * deferred split list before uncharging it").  Freed, uncharged, no
+ * warning.
+ */
+static void munmap_frees_a_queued_thp_before_uncharging_it(struct kunit *test)
+{
+	struct lrutest_reclaim_stat a;
+	struct lrutest_memcg *cg;
+	struct folio *folio;
+	unsigned long thp;
+
+	if (test_taint(TAINT_WARN))
+		kunit_skip(test, "TAINT_WARN already set: a new warning would not show");
+	cg = lrutest_memcg_create(test);
+	thp = lrutest_thp_map(test, &folio);
+	KUNIT_ASSERT_PTR_EQ_MSG(test, folio_memcg(folio), cg->memcg,
+				"set up: the THP charged to the test memcg");
+	KUNIT_ASSERT_FALSE_MSG(test, list_empty(&folio->_deferred_list),
+			       "set up: the THP on its deferred-split queue");
+	/* Its mapping's reference is the last: munmap() frees it. */
+	kunit_release_action(test, lrutest_folio_put_action, folio);
+	KUNIT_ASSERT_EQ(test, folio_ref_count(folio), 1);
+
+	KUNIT_ASSERT_EQ(test, vm_munmap(thp, THP_SIZE), 0);
+	KUNIT_EXPECT_FALSE_MSG(test, test_taint(TAINT_WARN), "a warning as the THP was freed");
+	lrutest_memcg_stat(cg, &a);
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_stat_anon(&a), 0UL, "the THP still charged");
+	lrutest_vm_end(test);
+}
+#else
+static void munmap_frees_a_queued_thp_before_uncharging_it(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_MEMCG or CONFIG_SWAP is off: no memcg of the test's own");
+}
+#endif
+
 #else /* !CONFIG_TRANSPARENT_HUGEPAGE */
 
 static void thp_skip(struct kunit *test)
@@ -154,12 +202,14 @@ static void thp_skip(struct kunit *test)
 
 #define madvise_cold_splits_a_thp_without_its_first_page	thp_skip
 #define madvise_free_of_half_a_pte_mapped_thp_lazyfrees_it	thp_skip
+#define munmap_frees_a_queued_thp_before_uncharging_it		thp_skip
 
 #endif
 
 static struct kunit_case madvise_thp_cases[] = {
 	KUNIT_CASE(madvise_cold_splits_a_thp_without_its_first_page),
 	KUNIT_CASE(madvise_free_of_half_a_pte_mapped_thp_lazyfrees_it),
+	KUNIT_CASE(munmap_frees_a_queued_thp_before_uncharging_it),
 	{}
 };
 
@@ -171,5 +221,5 @@ static struct kunit_suite madvise_thp_suite = {
 
 kunit_test_suite(madvise_thp_suite);
 
-MODULE_DESCRIPTION("KUnit tests of madvise() of a THP partly in its range");
+MODULE_DESCRIPTION("KUnit tests of madvise() of a THP partly in its range and of its free");
 MODULE_LICENSE("GPL");
