@@ -22,7 +22,6 @@
 #include <linux/pagemap.h>
 #include <linux/sched/mm.h>
 #include <linux/swap.h>
-#include <linux/xarray.h>
 
 #include "lrutest.h"
 #include "lrutest_memcg.h"
@@ -430,49 +429,6 @@ static void reclaim_activates_a_mapped_file_folio_at_once(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
-/* What the page cache holds at an index: nothing, a shadow entry, a folio. */
-enum refault_slot { REFAULT_EMPTY, REFAULT_SHADOW, REFAULT_CACHED };
-
-/* How many of the @nr page cache slots of @file from @first hold @kind. */
-static unsigned long refault_slots(struct file *file, pgoff_t first,
-				   unsigned long nr, enum refault_slot kind)
-{
-	unsigned long i, n = 0;
-
-	for (i = 0; i < nr; i++) {
-		void *entry = xa_load(&file->f_mapping->i_pages, first + i);
-		enum refault_slot slot = REFAULT_CACHED;
-
-		if (!entry)
-			slot = REFAULT_EMPTY;
-		else if (xa_is_value(entry))
-			slot = REFAULT_SHADOW;
-		n += slot == kind;
-	}
-	return n;
-}
-
-/*
- * The test memcg's refault counts (memory.stat's workingset_*_file, node
- * statistics that mod_lruvec_state() also counts into the memcg) and the
- * eviction clock of its lruvec, exact after the flush.
- */
-struct refault_snap {
-	unsigned long refault;	/* WORKINGSET_REFAULT_FILE */
-	unsigned long activate;	/* WORKINGSET_ACTIVATE_FILE */
-	unsigned long restore;	/* WORKINGSET_RESTORE_FILE */
-	unsigned long age;	/* lruvec->nonresident_age */
-};
-
-static void refault_snap(struct lrutest_memcg *cg, struct refault_snap *s)
-{
-	lrutest_memcg_rstat_flush(cg->memcg);
-	s->refault = memcg_page_state(cg->memcg, WORKINGSET_REFAULT_FILE);
-	s->activate = memcg_page_state(cg->memcg, WORKINGSET_ACTIVATE_FILE);
-	s->restore = memcg_page_state(cg->memcg, WORKINGSET_RESTORE_FILE);
-	s->age = atomic_long_read(&cg->lruvec->nonresident_age);
-}
-
 /*
  * Read page @index of @file, charged to the test memcg, as
  * lrutest_memcg_read() does but without its drain, so that the folio is
@@ -574,7 +530,7 @@ static void workingset_refault_activates_within_the_workingset_size(struct kunit
 	const unsigned long nr = row->nr_once + row->nr_twice;
 	unsigned long reclaimed, evicted, size, dist;
 	struct lrutest_reclaim_stat b, a;
-	struct refault_snap s0, s1, s2;
+	struct lrutest_workingset s0, s1, s2;
 	struct lrutest_memcg *cg;
 	struct folio *folio;
 	struct file *file;
@@ -582,7 +538,7 @@ static void workingset_refault_activates_within_the_workingset_size(struct kunit
 
 	cg = lrutest_memcg_create(test);
 	file = lrutest_ramdisk(test, 1);
-	KUNIT_ASSERT_EQ_MSG(test, refault_slots(file, 0, nr, REFAULT_EMPTY), nr,
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_page_cache_slots(file, 0, nr, LRUTEST_SLOT_EMPTY), nr,
 			    "set up: no page or shadow entry left in the RAM disk's page cache");
 	lrutest_memcg_read(test, cg, file, 0, row->nr_once, 1);
 	lrutest_memcg_read(test, cg, file, row->nr_once, row->nr_twice, 2);
@@ -595,7 +551,7 @@ static void workingset_refault_activates_within_the_workingset_size(struct kunit
 							b.lru[LRU_ACTIVE_FILE]),
 			    row->restore,
 			    "set up: reclaim deactivates only in the row with nothing inactive");
-	refault_snap(cg, &s0);
+	lrutest_memcg_workingset(cg, &s0);
 	KUNIT_EXPECT_EQ_MSG(test, s0.age, row->nr_twice,
 			    "nonresident_age after the reads: one per activation");
 
@@ -603,7 +559,7 @@ static void workingset_refault_activates_within_the_workingset_size(struct kunit
 	lrutest_memcg_stat(cg, &a);
 	lrutest_memcg_log(test, row->desc, &b, &a);
 	lrutest_memcg_expect_stolen(test, reclaimed, &b, &a);
-	refault_snap(cg, &s1);
+	lrutest_memcg_workingset(cg, &s1);
 	evicted = lrutest_stat_file(&b) - lrutest_stat_file(&a);
 	KUNIT_ASSERT_EQ(test, evicted, row->evicted);
 	KUNIT_ASSERT_EQ(test, reclaimed, row->evicted);
@@ -613,10 +569,12 @@ static void workingset_refault_activates_within_the_workingset_size(struct kunit
 	KUNIT_ASSERT_EQ(test, a.lru[LRU_ACTIVE_FILE], row->nr_twice - row->refill);
 	KUNIT_EXPECT_EQ_MSG(test, s1.age - s0.age, evicted,
 			    "nonresident_age over the reclaim: one per eviction, no activation");
-	KUNIT_ASSERT_EQ_MSG(test, refault_slots(file, 0, evicted, REFAULT_SHADOW), evicted,
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_page_cache_slots(file, 0, evicted, LRUTEST_SLOT_SHADOW),
+			    evicted,
 			    "the %lu evicted pages are not the oldest, each with a shadow entry",
 			    evicted);
-	KUNIT_ASSERT_EQ_MSG(test, refault_slots(file, evicted, nr - evicted, REFAULT_CACHED),
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_page_cache_slots(file, evicted, nr - evicted,
+							   LRUTEST_SLOT_CACHED),
 			    nr - evicted, "pages after the %lu oldest not all cached", evicted);
 
 	size = a.lru[LRU_ACTIVE_FILE];
@@ -637,7 +595,7 @@ static void workingset_refault_activates_within_the_workingset_size(struct kunit
 			    "PG_active of page %lu as the refault returns, before the drain",
 			    index);
 	lrutest_drain();
-	refault_snap(cg, &s2);
+	lrutest_memcg_workingset(cg, &s2);
 	KUNIT_EXPECT_EQ_MSG(test, s2.refault - s1.refault, 1UL, "WORKINGSET_REFAULT_FILE");
 	KUNIT_EXPECT_EQ_MSG(test, s2.activate - s1.activate, (unsigned long)row->activated,
 			    "WORKINGSET_ACTIVATE_FILE, distance %lu, size %lu", dist, size);

@@ -288,10 +288,131 @@ static void mglru_reclaim_promotes_used_anon_and_evicts_unused(struct kunit *tes
 	lrutest_vm_end(test);
 }
 
+#ifdef CONFIG_LRU_GEN
+/*
+ * Tiers (the comments above MAX_NR_TIERS and LRU_REFS_FLAGS): each read
+ * through the file marks an access, PG_referenced on the first, then the
+ * LRU_REFS_WIDTH bits and PG_workingset; five reads set them all.
+ * sort_folio() moves a folio of the oldest generation to the next instead
+ * of evicting it if its tier is above the one refaults protect
+ * (get_tier_idx(): none, in a memcg that has seen no refault) or if every
+ * bit is set ("mm/mglru: fix underprotected page cache").  64 pages read
+ * five times, then 64 read once: one reclaim of 32 keeps every page read
+ * five times and reclaims pages read once only.  Each protected folio
+ * counts in PGREFILL (scan_folios(): the folios sorted), all 64.  6.12
+ * evicts one batch of MIN_LRU_BATCH (64) read once; 7.3 evicts nr_to_scan
+ * a priority, a count this case does not derive: at least 32.
+ */
+static void mglru_reclaim_protects_page_cache_read_five_times(struct kunit *test)
+{
+	const unsigned long nr_hot = 64, nr_cold = 64;
+	struct lrutest_reclaim_stat b, a;
+	struct lrutest_memcg *cg;
+	unsigned long reclaimed;
+	struct file *file;
+
+	cg = lrutest_memcg_create(test);
+	file = lrutest_ramdisk(test, 1);
+	lrutest_memcg_read(test, cg, file, 0, nr_hot, 5);
+	lrutest_memcg_read(test, cg, file, nr_hot, nr_cold, 1);
+	lrutest_memcg_stat(cg, &b);
+	KUNIT_ASSERT_EQ(test, lrutest_stat_file(&b), nr_hot + nr_cold);
+
+	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, -1);
+	lrutest_memcg_stat(cg, &a);
+	lrutest_memcg_log(test, "page cache read five times, then once", &b, &a);
+
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_page_cache_slots(file, 0, nr_hot, LRUTEST_SLOT_CACHED),
+			    nr_hot, "pages read five times still cached");
+	KUNIT_EXPECT_EQ_MSG(test,
+			    lrutest_page_cache_slots(file, nr_hot, nr_cold, LRUTEST_SLOT_SHADOW),
+			    reclaimed, "pages read once evicted");
+	KUNIT_EXPECT_EQ_MSG(test, a.refill - b.refill, nr_hot, "PGREFILL: the folios protected");
+	KUNIT_EXPECT_EQ(test, a.steal_file - b.steal_file, reclaimed);
+	KUNIT_EXPECT_EQ(test, lrutest_stat_file(&b) - lrutest_stat_file(&a), reclaimed);
+	if (MGLRU_EXACT(64, MGLRU_UNKNOWN) != MGLRU_UNKNOWN)
+		KUNIT_EXPECT_EQ(test, (long)reclaimed, MGLRU_EXACT(64, MGLRU_UNKNOWN));
+	else
+		KUNIT_EXPECT_GE(test, reclaimed, TO_RECLAIM);
+	lrutest_vm_end(test);
+}
+
+/*
+ * lru_gen_refault() (mm/workingset.c): the shadow entry of an evicted page
+ * cache folio keeps its tier (lru_gen_eviction()), and a refault within
+ * MAX_NR_GENS generations counts WORKINGSET_REFAULT and one refault in that
+ * tier's lrugen->refaulted[], which get_tier_idx() weighs.  A page read
+ * four times is in tier 2 (order_base_2(4)), not protected: 64 of them,
+ * one reclaim of 32, the first evicted page read again.  6.12 then
+ * restores it as a stall (refs >= BIT(LRU_REFS_WIDTH) - 1: PG_workingset
+ * and every LRU_REFS bit set, WORKINGSET_ACTIVATE and WORKINGSET_RESTORE
+ * +1); 7.3 restores only a folio evicted with PG_workingset, which four
+ * reads do not set (the fifth does), and gives back its LRU_REFS bits,
+ * which the read's own mark of the access then starts over.
+ */
+static void mglru_refault_of_page_cache_read_four_times_counts_in_its_tier(struct kunit *test)
+{
+	const unsigned long nr = 64;
+	const int tier = 2;
+	struct lrutest_workingset s0, s1;
+	struct lrutest_memcg *cg;
+	struct lru_gen_folio *lrugen;
+	struct folio *folio;
+	unsigned long index;
+	long refaulted;
+	struct file *file;
+	int hist;
+
+	cg = lrutest_memcg_create(test);
+	file = lrutest_ramdisk(test, 1);
+	lrutest_memcg_read(test, cg, file, 0, nr, 4);
+	KUNIT_ASSERT_GE(test, lrutest_memcg_reclaim(cg, TO_RECLAIM, -1), TO_RECLAIM);
+	for (index = 0; index < nr; index++)
+		if (lrutest_page_cache_slots(file, index, 1, LRUTEST_SLOT_SHADOW))
+			break;
+	KUNIT_ASSERT_LT_MSG(test, index, nr, "set up: no page evicted with a shadow entry");
+
+	lrugen = &cg->lruvec->lrugen;
+	hist = lru_hist_from_seq(READ_ONCE(lrugen->min_seq[LRU_GEN_FILE]));
+	refaulted = atomic_long_read(&lrugen->refaulted[hist][LRU_GEN_FILE][tier]);
+	lrutest_memcg_workingset(cg, &s0);
+	lrutest_memcg_read(test, cg, file, index, 1, 1);
+	lrutest_memcg_workingset(cg, &s1);
+
+	KUNIT_EXPECT_EQ(test, s1.refault - s0.refault, 1UL);
+	refaulted = atomic_long_read(&lrugen->refaulted[hist][LRU_GEN_FILE][tier]) - refaulted;
+	KUNIT_EXPECT_EQ_MSG(test, refaulted, 1L, "refaults of tier %d", tier);
+	folio = filemap_get_folio(file->f_mapping, index);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(folio));
+	KUNIT_EXPECT_TRUE(test, folio_test_referenced(folio));
+	if (MGLRU_KNOWN) {
+		KUNIT_EXPECT_EQ(test, (long)folio_test_workingset(folio), MGLRU_EXACT(1, 0));
+		KUNIT_EXPECT_EQ(test, (long)(lrutest_folio_flags(folio) & LRU_REFS_MASK),
+				MGLRU_EXACT(LRU_REFS_MASK, 0));
+		KUNIT_EXPECT_EQ(test, (long)(s1.restore - s0.restore), MGLRU_EXACT(1, 0));
+		KUNIT_EXPECT_EQ(test, (long)(s1.activate - s0.activate), MGLRU_EXACT(1, 0));
+	}
+	folio_put(folio);
+	lrutest_vm_end(test);
+}
+#else
+static void mglru_reclaim_protects_page_cache_read_five_times(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_LRU_GEN is off: no multi-gen LRU");
+}
+
+static void mglru_refault_of_page_cache_read_four_times_counts_in_its_tier(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_LRU_GEN is off: no multi-gen LRU");
+}
+#endif
+
 static struct kunit_case reclaim_mglru_cases[] = {
 	KUNIT_CASE_PARAM(mglru_eviction_type_follows_swap_and_swappiness,
 			 mglru_type_gen_params),
 	KUNIT_CASE(mglru_reclaim_promotes_used_anon_and_evicts_unused),
+	KUNIT_CASE(mglru_reclaim_protects_page_cache_read_five_times),
+	KUNIT_CASE(mglru_refault_of_page_cache_read_four_times_counts_in_its_tier),
 	{}
 };
 
