@@ -47,9 +47,11 @@ static bool small_inactive_is_low(unsigned long inactive, unsigned long active)
  *
  * The numbers are the arithmetic of shrink_lruvec(): at each priority p
  * from DEF_PRIORITY down, get_scan_count() scans size >> p of each list
- * (SCAN_FILE: nothing else to scan), in SWAP_CLUSTER_MAX chunks, inactive
- * before active, and do_try_to_free_pages() stops after the priority that
- * reaches the 32 pages asked.  From 0 inactive and 256 active:
+ * (SCAN_FILE: no swap), one SWAP_CLUSTER_MAX chunk of each list in turn,
+ * inactive before active.  In memcg reclaim shrink_lruvec() stops after
+ * the chunks that bring what this call reclaimed to the 32 pages asked,
+ * the anon type having nothing to scan, and do_try_to_free_pages() after
+ * the priority that reaches 32.  From 0 inactive and 256 active:
  *
  *   p   reclaimed  deactivated  inactive  active
  *   8       0          1           1       255
@@ -464,8 +466,9 @@ struct refault_row {
 
 /*
  * Reclaim of 32 evicts the N oldest pages.  With 256 pages on the
- * inactive list it scans size >> priority of them a priority until a
- * priority ends with 32 reclaimed: N = 1 + 1 + 3 + 7 + 15 + 28 = 55.
+ * inactive list it scans size >> priority of them a priority, in chunks,
+ * until a priority ends with 32 reclaimed (no chunk reaches 32 alone):
+ * N = 1 + 1 + 3 + 7 + 15 + 28 = 55.
  * Distance N: within 128 active pages, beyond 16.  The two boundary rows
  * pick the page whose distance is the size and the size + 1.  The last row
  * has 512 active pages and nothing inactive: reclaim deactivates

@@ -46,16 +46,19 @@ struct balance_row {
  * 60 scans both and 200 gives file a share of 0.
  *
  * The counts are the arithmetic of shrink_lruvec(): at each priority p
- * from DEF_PRIORITY down, size >> p of each list scanned, inactive before
- * active, until a priority ends with 32 reclaimed.  File only: 256 active
+ * from DEF_PRIORITY down, size >> p of each list scanned, a
+ * SWAP_CLUSTER_MAX chunk of each in turn, inactive before active, until a
+ * chunk brings this call's reclaim to 32 with the other type left nothing
+ * to scan, or a priority ends with 32 reclaimed.  File only: 256 active
  * and 0 inactive age into 48 reclaimed and 137 deactivated (the table in
  * reclaim_aging_test.c, the same lists).  Anon only (file's share 0): 128
  * inactive give 128 >> 7, 127 >> 6, 126 >> 5, 123 >> 4, 116 >> 3 and
  * 102 >> 2: 1 + 1 + 3 + 7 + 14 + 25 = 51, nothing active to age.  At 60
- * the split follows the costs reclaim notes as it goes (lru_note_cost():
- * each page swapped out costs SWAP_CLUSTER_MAX), halved against list sizes
- * read from statistics the periodic flusher updates on its own schedule:
- * only the direction is fixed, both types scanned.
+ * the split follows the costs reclaim notes (a page swapped out costs
+ * SWAP_CLUSTER_MAX: lru_note_cost() as it goes on 6.12, the lruvec's cost[]
+ * once a priority on 7.3), halved against list sizes read from statistics
+ * the periodic flusher updates on its own schedule: only the direction is
+ * fixed, both types scanned.
  */
 static const struct balance_row balance_rows[] = {
 	{ "no swap, swappiness 60", false, 60, 0, 48, 137 },

@@ -291,8 +291,10 @@ static void mglru_reclaim_promotes_used_anon_and_evicts_unused(struct kunit *tes
 #ifdef CONFIG_LRU_GEN
 /*
  * Tiers (the comments above MAX_NR_TIERS and LRU_REFS_FLAGS): each read
- * through the file marks an access, PG_referenced on the first, then the
- * LRU_REFS_WIDTH bits and PG_workingset; five reads set them all.
+ * through the file marks an access, PG_referenced on the first, then
+ * PG_workingset and the LRU_REFS_WIDTH bits (6.12's folio_inc_refs()), or
+ * the LRU_REFS_WIDTH bits and PG_workingset (7.3's lru_gen_inc_refs()):
+ * five reads set them all.
  * sort_folio() moves a folio of the oldest generation to the next instead
  * of evicting it if its tier is above the one refaults protect
  * (get_tier_idx(): none, in a memcg that has seen no refault) or if every
@@ -339,16 +341,19 @@ static void mglru_reclaim_protects_page_cache_read_five_times(struct kunit *test
 
 /*
  * lru_gen_refault() (mm/workingset.c): the shadow entry of an evicted page
- * cache folio keeps its tier (lru_gen_eviction()), and a refault within
- * MAX_NR_GENS generations counts WORKINGSET_REFAULT and one refault in that
- * tier's lrugen->refaulted[], which get_tier_idx() weighs.  A page read
- * four times is in tier 2 (order_base_2(4)), not protected: 64 of them,
- * one reclaim of 32, the first evicted page read again.  6.12 then
- * restores it as a stall (refs >= BIT(LRU_REFS_WIDTH) - 1: PG_workingset
- * and every LRU_REFS bit set, WORKINGSET_ACTIVATE and WORKINGSET_RESTORE
- * +1); 7.3 restores only a folio evicted with PG_workingset, which four
- * reads do not set (the fifth does), and gives back its LRU_REFS bits,
- * which the read's own mark of the access then starts over.
+ * cache folio keeps its tier (lru_gen_eviction()).  A refault counts
+ * WORKINGSET_REFAULT; a recent one (lru_gen_test_recent(): evicted from
+ * the current min_seq on 6.12, within MAX_NR_GENS generations on 7.3) also
+ * counts one refault in that tier's lrugen->refaulted[], which
+ * get_tier_idx() weighs.  A page read four times is in tier 2
+ * (order_base_2(4)), not protected: 64 of them, one reclaim of 32, the
+ * first evicted page read again at once.  6.12 counts every recent refault
+ * in WORKINGSET_ACTIVATE and restores this one as a stall
+ * (refs >= BIT(LRU_REFS_WIDTH) - 1: PG_workingset and every LRU_REFS bit
+ * set, WORKINGSET_RESTORE +1); 7.3 counts neither for a read and restores
+ * only a folio evicted with PG_workingset, which four reads do not set
+ * (the fifth does): it gives back the LRU_REFS bits, which the read's own
+ * mark of the access then starts over.
  */
 static void mglru_refault_of_page_cache_read_four_times_counts_in_its_tier(struct kunit *test)
 {
