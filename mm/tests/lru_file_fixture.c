@@ -20,6 +20,7 @@
 #include <linux/slab.h>
 #include <linux/swap.h>
 #include <linux/vmstat.h>
+#include <linux/xarray.h>
 
 #include "lrutest_mlock.h"
 #include "lrutest_reclaim.h"
@@ -146,6 +147,25 @@ void lrutest_ramdisk_node(struct kunit *test, int minor, const char *path)
 	KUNIT_ASSERT_EQ_MSG(test, err, 0, "mknod %s", path);
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lrutest_node_unlink, (void *)path));
+}
+
+/* How many of the @nr page cache slots of @file from @first hold @kind. */
+unsigned long lrutest_page_cache_slots(struct file *file, pgoff_t first,
+				       unsigned long nr, enum lrutest_slot kind)
+{
+	unsigned long i, n = 0;
+
+	for (i = 0; i < nr; i++) {
+		void *entry = xa_load(&file->f_mapping->i_pages, first + i);
+		enum lrutest_slot slot = LRUTEST_SLOT_CACHED;
+
+		if (!entry)
+			slot = LRUTEST_SLOT_EMPTY;
+		else if (xa_is_value(entry))
+			slot = LRUTEST_SLOT_SHADOW;
+		n += slot == kind;
+	}
+	return n;
 }
 
 /*

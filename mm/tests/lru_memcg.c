@@ -40,7 +40,6 @@
 #include <linux/swap.h>
 #include <linux/uaccess.h>
 #include <linux/vmstat.h>
-#include <linux/xarray.h>
 #include <asm/tlbflush.h>
 
 #include "memcontrol-v1.h"	/* memcg_events(), mm/ by -I in the Makefile */
@@ -479,25 +478,6 @@ void lrutest_memcg_workingset(struct lrutest_memcg *cg, struct lrutest_workingse
 	s->activate = memcg_page_state(cg->memcg, WORKINGSET_ACTIVATE_FILE);
 	s->restore = memcg_page_state(cg->memcg, WORKINGSET_RESTORE_FILE);
 	s->age = atomic_long_read(&cg->lruvec->nonresident_age);
-}
-
-/* How many of the @nr page cache slots of @file from @first hold @kind. */
-unsigned long lrutest_page_cache_slots(struct file *file, pgoff_t first,
-				       unsigned long nr, enum lrutest_slot kind)
-{
-	unsigned long i, n = 0;
-
-	for (i = 0; i < nr; i++) {
-		void *entry = xa_load(&file->f_mapping->i_pages, first + i);
-		enum lrutest_slot slot = LRUTEST_SLOT_CACHED;
-
-		if (!entry)
-			slot = LRUTEST_SLOT_EMPTY;
-		else if (xa_is_value(entry))
-			slot = LRUTEST_SLOT_SHADOW;
-		n += slot == kind;
-	}
-	return n;
 }
 
 /* A mapping of one page in the current mm with @s in it, or an error. */

@@ -59,9 +59,6 @@ struct lrutest_workingset {
 	unsigned long age;	/* lruvec->nonresident_age */
 };
 
-/* What the page cache holds at an index: nothing, a shadow entry, a folio. */
-enum lrutest_slot { LRUTEST_SLOT_EMPTY, LRUTEST_SLOT_SHADOW, LRUTEST_SLOT_CACHED };
-
 int lrutest_memcg_classic_init(struct kunit *test);
 int lrutest_memcg_mglru_init(struct kunit *test);
 /* Pages on the anon lists (or generations) of @s, and on the file ones. */
@@ -92,8 +89,6 @@ int lrutest_memcg_lru_at(struct lrutest_memcg *cg, unsigned long addr,
 			 unsigned long *flags);
 int lrutest_memcg_gen_at(struct lrutest_memcg *cg, unsigned long addr);
 void lrutest_memcg_workingset(struct lrutest_memcg *cg, struct lrutest_workingset *s);
-unsigned long lrutest_page_cache_slots(struct file *file, pgoff_t first,
-				       unsigned long nr, enum lrutest_slot kind);
 
 void lrutest_memcg_read(struct kunit *test, struct lrutest_memcg *cg,
 			struct file *file, pgoff_t first, unsigned long nr,

@@ -25,6 +25,10 @@ struct vfsmount *lrutest_mount_opts(struct kunit *test, const char *fstype,
 struct vfsmount *lrutest_mount_dev(struct kunit *test, const char *fstype,
 				   const char *dev);
 void lrutest_ramdisk_node(struct kunit *test, int minor, const char *path);
+/* What the page cache holds at an index: nothing, a shadow entry, a folio. */
+enum lrutest_slot { LRUTEST_SLOT_EMPTY, LRUTEST_SLOT_SHADOW, LRUTEST_SLOT_CACHED };
+unsigned long lrutest_page_cache_slots(struct file *file, pgoff_t first,
+				       unsigned long nr, enum lrutest_slot kind);
 struct file *lrutest_create(struct kunit *test, struct vfsmount *mnt,
 			    const char *name);
 void lrutest_close(struct kunit *test, struct file *file);

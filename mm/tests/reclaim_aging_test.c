@@ -26,6 +26,7 @@
 #include "lrutest.h"
 #include "lrutest_memcg.h"
 #include "lrutest_mlock.h"
+#include "lrutest_reclaim.h"
 
 #define TO_RECLAIM	32UL	/* SWAP_CLUSTER_MAX */
 
