@@ -319,6 +319,7 @@ void lrutest_memcg_stat(struct lrutest_memcg *cg, struct lrutest_reclaim_stat *s
 	stat->refill = lrutest_memcg_reclaim_count(cg->memcg, PGREFILL);
 	stat->activate = memcg_events(cg->memcg, PGACTIVATE);
 	stat->deactivate = memcg_events(cg->memcg, PGDEACTIVATE);
+	stat->rotate_file = lrutest_rotated_file(cg->lruvec);
 }
 
 /**

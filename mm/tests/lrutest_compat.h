@@ -101,6 +101,17 @@ static inline void lrutest_memcg_rstat_flush(struct mem_cgroup *memcg)
 #endif
 
 /*
+ * File folios reclaim scanned and kept on their list: counted in the
+ * lruvec's PGROTATE_FILE statistic since it came, before that only added,
+ * with refaults' I/O, into the decaying lruvec->file_cost (lru_note_cost()).
+ */
+#ifdef LRUTEST_HAS_PGROTATE
+#define lrutest_rotated_file(lruvec)	lruvec_page_state(lruvec, PGROTATE_FILE)
+#else
+#define lrutest_rotated_file(lruvec)	READ_ONCE((lruvec)->file_cost)
+#endif
+
+/*
  * Credentials: lrutest_override_creds() installs @new, whose reference
  * passes to the override, and returns the credentials it replaced;
  * lrutest_revert_creds() puts them back and drops that reference.  Until

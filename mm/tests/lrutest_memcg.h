@@ -46,6 +46,7 @@ struct lrutest_reclaim_stat {
 	unsigned long refill;			/* memcg PGREFILL */
 	unsigned long activate;			/* memcg PGACTIVATE */
 	unsigned long deactivate;		/* memcg PGDEACTIVATE */
+	unsigned long rotate_file;		/* lrutest_rotated_file() */
 };
 
 /*

@@ -433,6 +433,70 @@ static void reclaim_activates_a_mapped_file_folio_at_once(struct kunit *test)
 }
 
 /*
+ * shrink_active_list() deactivates what it takes off the active list, but
+ * gives a referenced folio of a file mapped VM_EXEC "one more trip around
+ * the active list": it goes back to the head, still active, without
+ * PG_workingset, and counts as rotated (6.12: lru_note_cost(); 7.3:
+ * PGROTATE_FILE).  Its young PTE is cleared by the look.
+ *
+ * 16 executable and then 256 unmapped folios, all active: the 16 are at
+ * the tail, met first.  By the arithmetic of the first case, each chunk of
+ * the active list that finds an executable folio rotates it instead of
+ * deactivating it:
+ *
+ *   p   taken  rotated  deactivated  reclaimed  inactive  active
+ *   8     1       1          0           0          0       272
+ *   7     2       2          0           0          0       272
+ *   6     4       4          0           0          0       272
+ *   5     8       8          0           0          0       272
+ *   4    17       1         16           0         16       256
+ *   3    32       0         32           2         46       224
+ *   2    56       0         56          11         91       168
+ *   1    32       0         32          32         91       136
+ *
+ * 152 taken (PGREFILL), 136 deactivated, 16 rotated, 45 reclaimed; every
+ * inactive folio scanned is reclaimed, so nothing else counts as rotated,
+ * and 6.12's file_cost (16) stays below a quarter of the lists, where it
+ * would decay.  Inactive stays below active, so aging goes on at every
+ * priority whether the statistics were flushed or not.
+ */
+static void reclaim_rotates_a_used_executable_folio_on_the_active_list(struct kunit *test)
+{
+	const unsigned long nr_exec = 16, nr_cache = 256;
+	struct lrutest_reclaim_stat b, a;
+	unsigned long addr, i, flags, reclaimed;
+	struct lrutest_memcg *cg;
+	struct file *file;
+
+	cg = lrutest_memcg_create(test);
+	file = lrutest_exec_file(test, nr_exec);
+	lrutest_memcg_read(test, cg, file, 0, nr_exec, 2);
+	addr = map_and_use(test, file, nr_exec, true);
+	lrutest_memcg_read(test, cg, lrutest_ramdisk(test, 1), 0, nr_cache, 2);
+	lrutest_memcg_stat(cg, &b);
+	KUNIT_ASSERT_EQ(test, b.lru[LRU_ACTIVE_FILE], nr_exec + nr_cache);
+	KUNIT_ASSERT_EQ(test, b.lru[LRU_INACTIVE_FILE], 0UL);
+
+	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, -1);
+	lrutest_memcg_stat(cg, &a);
+	lrutest_memcg_log(test, "executable folios at the active tail", &b, &a);
+	for (i = 0; i < nr_exec; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_memcg_lru_at(cg, addr + i * PAGE_SIZE, &flags),
+				    (int)LRU_ACTIVE_FILE, "executable folio %lu", i);
+		KUNIT_EXPECT_FALSE_MSG(test, flags & BIT(PG_workingset),
+				       "executable folio %lu: PG_workingset", i);
+	}
+	KUNIT_EXPECT_EQ(test, a.rotate_file - b.rotate_file, nr_exec);
+	KUNIT_EXPECT_EQ_MSG(test, a.refill - b.refill, 152UL, "PGREFILL");
+	KUNIT_EXPECT_EQ_MSG(test, a.deactivate - b.deactivate, 136UL, "PGDEACTIVATE");
+	KUNIT_EXPECT_EQ(test, reclaimed, 45UL);
+	KUNIT_EXPECT_EQ(test, a.steal_file - b.steal_file, 45UL);
+	KUNIT_EXPECT_EQ(test, a.lru[LRU_ACTIVE_FILE], 136UL);
+	KUNIT_EXPECT_EQ(test, a.lru[LRU_INACTIVE_FILE], 91UL);
+	lrutest_vm_end(test);
+}
+
+/*
  * Read page @index of @file, charged to the test memcg, as
  * lrutest_memcg_read() does but without its drain, so that the folio is
  * seen as the read leaves it.  Returns the folio; the reference is dropped
@@ -624,6 +688,7 @@ static struct kunit_case reclaim_aging_cases[] = {
 	KUNIT_CASE(reclaim_spares_used_anon_and_evicts_unused),
 	KUNIT_CASE(reclaim_keeps_file_used_once_then_activates_or_evicts),
 	KUNIT_CASE_PARAM(reclaim_activates_a_mapped_file_folio_at_once, activate_gen_params),
+	KUNIT_CASE(reclaim_rotates_a_used_executable_folio_on_the_active_list),
 	KUNIT_CASE_PARAM(workingset_refault_activates_within_the_workingset_size,
 			 refault_gen_params),
 	{}
