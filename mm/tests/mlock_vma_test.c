@@ -60,16 +60,37 @@ static void expect_all_evictable(struct kunit *test, struct folio **folios, int 
 	}
 }
 
-/* mlock() of populated anon memory culls every folio; munlock() rescues. */
-static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
+/* NPAGES populated anon pages, this CPU's batches drained: their folios. */
+static unsigned long map_populated(struct kunit *test, struct folio **folios)
+{
+	unsigned long addr = lrutest_mmap_anon(test, NPAGES, true);
+
+	lrutest_drain();
+	get_folios(test, addr, NPAGES, folios);
+	return addr;
+}
+
+/* map_populated()'s pages, mlock()ed: every folio mlocked once. */
+static unsigned long lock_populated(struct kunit *test, struct folio **folios)
+{
+	unsigned long addr = map_populated(test, folios);
+
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
+	return addr;
+}
+
+/*
+ * mlock() of populated anon memory: mlock_fixup() sets VM_LOCKED only and
+ * charges locked_vm, mlock_vma_pages_range() mlocks every present folio and
+ * culls it to the unevictable list, and drains before it returns.
+ */
+static void mlock_of_populated_anon_culls_every_folio(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
 	struct lrutest_stat before;
 	unsigned long addr;
 
-	addr = lrutest_mmap_anon(test, NPAGES, true);
-	lrutest_drain();
-	get_folios(test, addr, NPAGES, folios);
+	addr = map_populated(test, folios);
 	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
@@ -82,16 +103,6 @@ static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
 					.nr_mlock = NPAGES, .mlocked = NPAGES,
 					.culled = NPAGES },
 				  "mlock of populated anon");
-
-	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
-	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
-	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after munlock");
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.mlocked = NPAGES, .culled = NPAGES,
-					.munlocked = NPAGES, .rescued = NPAGES },
-				  "mlock then munlock");
 	lrutest_vm_end(test);
 }
 
@@ -901,8 +912,54 @@ static void mlock_and_munlock_over_vma_layouts(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+struct munlock_row {
+	const char *desc;
+	/* Maps and locks NPAGES pages (each folio mlocked once): their address. */
+	unsigned long (*lock)(struct kunit *test, struct folio **folios);
+	bool file;		/* the folios belong on a file list */
+};
+
+static const struct munlock_row munlock_rows[] = {
+	{ "populated anon, mlock()ed", lock_populated, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(munlock, munlock_rows, desc);
+
+/*
+ * munlock() of a range whose folios are each mlocked once, however the
+ * lock came: mlock_fixup() clears VM_LOCKED_MASK and uncharges locked_vm,
+ * and mlock_vma_pages_range() munlocks every folio (__munlock_folio():
+ * mlock_count 0, PG_mlocked cleared, NR_MLOCK back) and rescues it to an
+ * evictable list of its type, drained before munlock() returns.
+ */
+static void munlock_of_a_locked_range_rescues_every_folio(struct kunit *test)
+{
+	const struct munlock_row *row = test->param_value;
+	struct folio *folios[NPAGES];
+	struct lrutest_stat before;
+	unsigned long addr;
+	int i;
+
+	addr = row->lock(test, folios);
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
+	for (i = 0; i < NPAGES; i++)
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_vma_flags(addr + LEN(i)) & VM_LOCKED_MASK,
+				    (vm_flags_t)0, "VM_LOCKED_MASK of page %d", i);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	expect_all_evictable(test, folios, NPAGES, 1, row->file, true, "after munlock");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = -NPAGES, .munlocked = NPAGES,
+					.rescued = NPAGES },
+				  row->desc);
+	lrutest_vm_end(test);
+}
+
 static struct kunit_case mlock_vma_cases[] = {
-	KUNIT_CASE(mlock_populated_anon_culls_then_munlock_rescues),
+	KUNIT_CASE(mlock_of_populated_anon_culls_every_folio),
+	KUNIT_CASE_PARAM(munlock_of_a_locked_range_rescues_every_folio, munlock_gen_params),
 	KUNIT_CASE(mlock_unpopulated_anon_faults_in_mlocked),
 	KUNIT_CASE(mlock2_onfault_locks_only_the_faulted_folio),
 	KUNIT_CASE(mlock_middle_splits_vma_and_munlock_merges),
