@@ -345,19 +345,40 @@ static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *te
 }
 
 /*
- * mlock() of a shared mapping of a page-cache file (a RAM disk) culls its
- * folios from the file LRU; munlock() rescues them back to a file list.
+ * NPAGES pages of a shared mapping of a page-cache file (a RAM disk),
+ * populated, this CPU's batches drained: their folios.
  */
-static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *test)
+static unsigned long map_shared_page_cache(struct kunit *test, struct folio **folios)
 {
-	struct folio *folios[NPAGES];
-	struct lrutest_stat before;
 	unsigned long addr;
 
 	addr = lrutest_mmap(test, lrutest_pagecache_file(test), NPAGES,
 			    MAP_SHARED | MAP_POPULATE);
 	lrutest_drain();
 	get_folios(test, addr, NPAGES, folios);
+	return addr;
+}
+
+/* map_shared_page_cache()'s pages, mlock()ed. */
+static unsigned long lock_shared_page_cache(struct kunit *test, struct folio **folios)
+{
+	unsigned long addr = map_shared_page_cache(test, folios);
+
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
+	return addr;
+}
+
+/*
+ * mlock() of a shared mapping of page cache: mlock_vma_pages_range()
+ * mlocks each folio and culls it from the file LRU, as it does anon ones.
+ */
+static void mlock_of_shared_page_cache_culls_it_from_the_file_lru(struct kunit *test)
+{
+	struct folio *folios[NPAGES];
+	struct lrutest_stat before;
+	unsigned long addr;
+
+	addr = map_shared_page_cache(test, folios);
 	KUNIT_EXPECT_FALSE(test, folio_test_swapbacked(folios[0]));
 	expect_all_evictable(test, folios, NPAGES, 1, true, false, "page cache before mlock");
 	lrutest_stat(&before);
@@ -369,14 +390,6 @@ static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *t
 					.nr_mlock = NPAGES, .mlocked = NPAGES,
 					.culled = NPAGES },
 				  "mlock of a page-cache mapping");
-
-	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, 1, true, true, "page cache after munlock");
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.mlocked = NPAGES, .culled = NPAGES,
-					.munlocked = NPAGES, .rescued = NPAGES },
-				  "mlock then munlock of a page-cache mapping");
 	lrutest_vm_end(test);
 }
 
@@ -928,6 +941,8 @@ struct munlock_row {
 static const struct munlock_row munlock_rows[] = {
 	{ "populated anon, mlock()ed", lock_populated, false },
 	{ "anon faulted in by mlock()", lock_unpopulated, false },
+	/* Not swap-backed: rescued to a file list. */
+	{ "shared page cache, mlock()ed", lock_shared_page_cache, true },
 };
 
 KUNIT_ARRAY_PARAM_DESC(munlock, munlock_rows, desc);
@@ -972,7 +987,7 @@ static struct kunit_case mlock_vma_cases[] = {
 	KUNIT_CASE(mlock_middle_splits_vma_and_munlock_merges),
 	KUNIT_CASE(mlock_locked_range_again_changes_nothing),
 	KUNIT_CASE(shmem_folio_in_two_locked_vmas_needs_both_munlocked),
-	KUNIT_CASE(mlock_pagecache_file_culls_then_rescues_to_file_list),
+	KUNIT_CASE(mlock_of_shared_page_cache_culls_it_from_the_file_lru),
 	KUNIT_CASE(mprotect_of_locked_range_keeps_it_locked),
 	KUNIT_CASE(mprotect_write_of_locked_private_file_moves_mlock_to_copies),
 	KUNIT_CASE(mremap_grow_of_locked_vma_locks_new_pages),
