@@ -245,52 +245,100 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+/* NPAGES mlocked pages, each folio mlocked once, with their counters. */
+static const struct lrutest_stat locked_all = {
+	.nr_mlock = NPAGES, .mlocked = NPAGES, .culled = NPAGES,
+};
+
 /*
- * mlock() of a range that is already locked, or partly locked, locks only
- * what was not: mlock_count, locked_vm and the counters must not drift.
+ * mlock() of a range partly locked already: apply_vma_lock_flags() calls
+ * mlock_fixup() on each VMA of the range, which leaves a VMA that is
+ * VM_LOCKED alone ("mlocking twice would be wrong") and locks the rest, so
+ * each page is charged and mlocked once.
  */
-static void mlock_locked_range_again_changes_nothing(struct kunit *test)
+static void overlapping_mlocks_lock_each_page_once(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
 	struct lrutest_stat before;
-	const struct lrutest_stat locked = {
-		.nr_mlock = NPAGES, .mlocked = NPAGES, .culled = NPAGES,
-	};
 	unsigned long addr;
 
-	addr = lrutest_mmap_anon(test, NPAGES, true);
-	lrutest_drain();
-	get_folios(test, addr, NPAGES, folios);
+	addr = map_populated(test, folios);
 	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(4), 0), 0L);
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr + LEN(2), LEN(NPAGES - 2), 0), 0L);
 	expect_all_mlocked(test, folios, NPAGES, 1, 1, "overlapping mlocks");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
-	lrutest_expect_stat_delta(test, &before, &locked, "overlapping mlocks");
-
-	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
-	expect_all_mlocked(test, folios, NPAGES, 1, 1, "mlock of a locked range");
-	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
-	lrutest_expect_stat_delta(test, &before, &locked, "mlock of a locked range");
-
-	/* Locked to locked-on-fault and back: a flags change, no new mlock. */
-	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT), 0L);
-	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK,
-			(vm_flags_t)(VM_LOCKED | VM_LOCKONFAULT));
-	expect_all_mlocked(test, folios, NPAGES, 1, 1, "relocked on fault");
-	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
-	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
-	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK,
-			(vm_flags_t)VM_LOCKED);
-	expect_all_mlocked(test, folios, NPAGES, 1, 1, "relocked at once");
-	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
-	lrutest_expect_stat_delta(test, &before, &locked, "flags changes of a locked range");
-
-	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after one munlock");
-	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	lrutest_expect_stat_delta(test, &before, &locked_all, "overlapping mlocks");
 	lrutest_vm_end(test);
+}
+
+/* overlapping_mlocks_lock_each_page_once()'s locked range. */
+static unsigned long lock_overlapping(struct kunit *test, struct folio **folios)
+{
+	unsigned long addr = map_populated(test, folios);
+
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(4), 0), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr + LEN(2), LEN(NPAGES - 2), 0), 0L);
+	return addr;
+}
+
+/*
+ * The mlock2() calls of the whole locked range, in turn: each row's call is
+ * made after the calls of the rows before it (made as its set up).
+ */
+struct relock_row {
+	const char *desc;
+	int flags;		/* of mlock2() */
+	vm_flags_t vma;		/* VM_LOCKED_MASK of the VMA after it */
+};
+
+static const struct relock_row relock_rows[] = {
+	{ "mlock() of the locked range", 0, VM_LOCKED },
+	{ "mlock2(MLOCK_ONFAULT) of the locked range", MLOCK_ONFAULT,
+	  VM_LOCKED | VM_LOCKONFAULT },
+	{ "mlock() of the range locked on fault", 0, VM_LOCKED },
+};
+
+KUNIT_ARRAY_PARAM_DESC(relock, relock_rows, desc);
+
+/*
+ * mlock2() of a range that is all locked already, at once or on fault:
+ * mlock_fixup() finds VM_LOCKED before and after, sets the new flags and
+ * neither charges locked_vm nor calls mlock_vma_pages_range(), so
+ * mlock_count and the counters do not drift.
+ */
+static void mlock_of_a_locked_range_changes_only_its_flags(struct kunit *test)
+{
+	const struct relock_row *row = test->param_value, *r;
+	struct folio *folios[NPAGES];
+	struct lrutest_stat before;
+	unsigned long addr;
+
+	addr = lock_overlapping(test, folios);
+	for (r = relock_rows; r < row; r++)
+		KUNIT_ASSERT_EQ_MSG(test, ksys_mlock2(addr, LEN(NPAGES), r->flags), 0L,
+				    "set up: %s", r->desc);
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), row->flags), 0L);
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, row->vma);
+	expect_all_mlocked(test, folios, NPAGES, 1, 1, row->desc);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){}, row->desc);
+	lrutest_vm_end(test);
+}
+
+/* lock_overlapping()'s range, then every call of relock_rows[] in turn. */
+static unsigned long lock_over_and_over(struct kunit *test, struct folio **folios)
+{
+	unsigned long addr = lock_overlapping(test, folios);
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(relock_rows); i++)
+		KUNIT_ASSERT_EQ_MSG(test, ksys_mlock2(addr, LEN(NPAGES), relock_rows[i].flags),
+				    0L, "set up: %s", relock_rows[i].desc);
+	return addr;
 }
 
 /*
@@ -943,6 +991,8 @@ static const struct munlock_row munlock_rows[] = {
 	{ "anon faulted in by mlock()", lock_unpopulated, false },
 	/* Not swap-backed: rescued to a file list. */
 	{ "shared page cache, mlock()ed", lock_shared_page_cache, true },
+	/* mlock_count stayed 1: one munlock() is enough. */
+	{ "populated anon, mlock()ed over and over", lock_over_and_over, false },
 };
 
 KUNIT_ARRAY_PARAM_DESC(munlock, munlock_rows, desc);
@@ -985,7 +1035,8 @@ static struct kunit_case mlock_vma_cases[] = {
 	KUNIT_CASE(mlock_unpopulated_anon_faults_in_mlocked),
 	KUNIT_CASE(mlock2_onfault_locks_only_the_faulted_folio),
 	KUNIT_CASE(mlock_middle_splits_vma_and_munlock_merges),
-	KUNIT_CASE(mlock_locked_range_again_changes_nothing),
+	KUNIT_CASE(overlapping_mlocks_lock_each_page_once),
+	KUNIT_CASE_PARAM(mlock_of_a_locked_range_changes_only_its_flags, relock_gen_params),
 	KUNIT_CASE(shmem_folio_in_two_locked_vmas_needs_both_munlocked),
 	KUNIT_CASE(mlock_of_shared_page_cache_culls_it_from_the_file_lru),
 	KUNIT_CASE(mprotect_of_locked_range_keeps_it_locked),
