@@ -549,10 +549,22 @@ static void mremap_grow_of_locked_vma_locks_new_pages(struct kunit *test)
 					.nr_mlock = NPAGES, .mlocked = NPAGES,
 					.culled = NPAGES },
 				  "mlock then mremap grow");
-
-	KUNIT_ASSERT_EQ(test, ksys_munlock(new_addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after munlock");
 	lrutest_vm_end(test);
+}
+
+/* mremap_grow_of_locked_vma_locks_new_pages()'s grown VMA: its address. */
+static unsigned long lock_grown_by_mremap(struct kunit *test, struct folio **folios)
+{
+	unsigned long addr = lrutest_mmap_anon(test, 4, true);
+	long ret;
+
+	lrutest_drain();
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(4), 0), 0L);
+	ret = ksys_mremap(addr, LEN(4), LEN(NPAGES), MREMAP_MAYMOVE, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_VALUE(ret), "set up: mremap: %ld", ret);
+	lrutest_drain();
+	get_folios(test, ret, NPAGES, folios);
+	return ret;
 }
 
 /* One populated anon page, mlock()ed: its folio, a reference held. */
@@ -996,6 +1008,7 @@ static const struct munlock_row munlock_rows[] = {
 	{ "populated anon, mlock()ed over and over", lock_over_and_over, false },
 	/* Three VMAs, each munlocked by its own mlock_fixup(). */
 	{ "a locked VMA split in three by mprotect()", lock_split_by_mprotect, false },
+	{ "a locked VMA grown by mremap()", lock_grown_by_mremap, false },
 };
 
 KUNIT_ARRAY_PARAM_DESC(munlock, munlock_rows, desc);
