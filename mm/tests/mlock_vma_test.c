@@ -192,21 +192,18 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 }
 
 /*
- * mlock() of the middle of a VMA splits it in three and locks the middle
- * folios only; munlock() of the same range merges the VMA back.
+ * mlock() of pages 2 to 5 of a VMA: mlock_fixup() -> vma_modify_flags()
+ * splits the VMA at both ends of the range, only the middle VMA gets
+ * VM_LOCKED, and locked_vm is charged for it alone.
  */
-static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
+static void mlock_of_the_middle_splits_the_vma_in_three(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
-	struct lrutest_stat before;
 	unsigned long addr, start, end;
-	int maps, i;
+	int maps;
 
-	addr = lrutest_mmap_anon(test, NPAGES, true);
-	lrutest_drain();
-	get_folios(test, addr, NPAGES, folios);
+	addr = map_populated(test, folios);
 	maps = lrutest_map_count();
-	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr + LEN(2), LEN(4), 0), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_map_count(), maps + 2);
@@ -217,6 +214,24 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, lrutest_vma_flags(addr + LEN(2)) & VM_LOCKED);
 	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr + LEN(6)) & VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 4UL);
+	lrutest_vm_end(test);
+}
+
+/*
+ * mlock() of pages 2 to 5: mlock_vma_pages_range() walks the middle VMA
+ * only, so its four folios are mlocked and the others stay evictable.
+ */
+static void mlock_of_the_middle_locks_only_its_folios(struct kunit *test)
+{
+	struct folio *folios[NPAGES];
+	struct lrutest_stat before;
+	unsigned long addr;
+	int i;
+
+	addr = map_populated(test, folios);
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr + LEN(2), LEN(4), 0), 0L);
 	for (i = 0; i < NPAGES; i++) {
 		if (i >= 2 && i < 6)
 			lrutest_expect_mlocked(test, folios[i], 1, "inside the range");
@@ -229,6 +244,35 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 				  &(struct lrutest_stat){
 					.nr_mlock = 4, .mlocked = 4, .culled = 4 },
 				  "mlock of 4 middle pages");
+	lrutest_vm_end(test);
+}
+
+/*
+ * map_populated()'s pages with pages 2 to 5 mlock()ed, three VMAs; @maps
+ * set to the mm's VMAs before the mlock.
+ */
+static unsigned long lock_the_middle(struct kunit *test, struct folio **folios, int *maps)
+{
+	unsigned long addr = map_populated(test, folios);
+
+	*maps = lrutest_map_count();
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr + LEN(2), LEN(4), 0), 0L);
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_map_count(), *maps + 2, "set up: the VMA split");
+	return addr;
+}
+
+/*
+ * munlock() of the locked middle: mlock_fixup() clears VM_LOCKED, and
+ * vma_modify_flags() merges the middle VMA with both neighbours, now alike,
+ * back into the one VMA of the mapping.
+ */
+static void munlock_of_the_middle_merges_the_vmas(struct kunit *test)
+{
+	struct folio *folios[NPAGES];
+	unsigned long addr, start, end;
+	int maps;
+
+	addr = lock_the_middle(test, folios, &maps);
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr + LEN(2), LEN(4)), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_map_count(), maps);
@@ -236,11 +280,28 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, start, addr);
 	KUNIT_EXPECT_EQ(test, end, addr + LEN(NPAGES));
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	lrutest_vm_end(test);
+}
+
+/*
+ * munlock() of the locked middle rescues its four folios; the other four,
+ * never locked, stay evictable.
+ */
+static void munlock_of_the_middle_rescues_its_folios(struct kunit *test)
+{
+	struct folio *folios[NPAGES];
+	struct lrutest_stat before;
+	unsigned long addr;
+	int maps;
+
+	addr = lock_the_middle(test, folios, &maps);
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, ksys_munlock(addr + LEN(2), LEN(4)), 0L);
 	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after munlock");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
-					.mlocked = 4, .culled = 4, .munlocked = 4,
-					.rescued = 4 },
+					.nr_mlock = -4, .munlocked = 4, .rescued = 4 },
 				  "munlock of the 4 middle pages");
 	lrutest_vm_end(test);
 }
@@ -1050,7 +1111,10 @@ static struct kunit_case mlock_vma_cases[] = {
 	KUNIT_CASE_PARAM(munlock_of_a_locked_range_rescues_every_folio, munlock_gen_params),
 	KUNIT_CASE(mlock_unpopulated_anon_faults_in_mlocked),
 	KUNIT_CASE(mlock2_onfault_locks_only_the_faulted_folio),
-	KUNIT_CASE(mlock_middle_splits_vma_and_munlock_merges),
+	KUNIT_CASE(mlock_of_the_middle_splits_the_vma_in_three),
+	KUNIT_CASE(mlock_of_the_middle_locks_only_its_folios),
+	KUNIT_CASE(munlock_of_the_middle_merges_the_vmas),
+	KUNIT_CASE(munlock_of_the_middle_rescues_its_folios),
 	KUNIT_CASE(overlapping_mlocks_lock_each_page_once),
 	KUNIT_CASE_PARAM(mlock_of_a_locked_range_changes_only_its_flags, relock_gen_params),
 	KUNIT_CASE(shmem_folio_in_two_locked_vmas_needs_both_munlocked),
