@@ -142,11 +142,15 @@ static unsigned long lock_unpopulated(struct kunit *test, struct folio **folios)
 	return addr;
 }
 
-/* mlock2(MLOCK_ONFAULT) locks nothing until a fault, then that folio only. */
-static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
+/*
+ * mlock2(MLOCK_ONFAULT) sets VM_LOCKED | VM_LOCKONFAULT and charges
+ * locked_vm, but do_mlock() populates nothing (populate_vma_page_range()
+ * returns at once on a VM_LOCKONFAULT VMA): no page is faulted in, no
+ * counter moves.
+ */
+static void mlock2_onfault_populates_nothing(struct kunit *test)
 {
 	struct lrutest_stat before;
-	struct folio *folio;
 	unsigned long addr;
 	int i;
 
@@ -162,6 +166,24 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 				      "MLOCK_ONFAULT populated page %d", i);
 	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
 				  "mlock2(MLOCK_ONFAULT) before any fault");
+	lrutest_vm_end(test);
+}
+
+/*
+ * A write fault in a VM_LOCKONFAULT VMA: folio_add_lru_vma() adds the new
+ * folio with mlock_new_folio(), mlocked and culled once the batch drains;
+ * no other page is faulted in.
+ */
+static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct folio *folio;
+	unsigned long addr;
+	int i;
+
+	addr = lrutest_mmap_anon(test, NPAGES, false);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT), 0L);
+	lrutest_stat(&before);
 
 	lrutest_touch(test, addr + LEN(3));
 	lrutest_drain();
@@ -177,6 +199,27 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 				  &(struct lrutest_stat){
 					.nr_mlock = 1, .mlocked = 1, .culled = 1 },
 				  "one fault after MLOCK_ONFAULT");
+	lrutest_vm_end(test);
+}
+
+/*
+ * munlock() of a VM_LOCKONFAULT VMA with one page faulted in: mlock_fixup()
+ * clears both flags and uncharges locked_vm, and mlock_vma_pages_range()
+ * rescues the one folio it finds.
+ */
+static void munlock_of_an_onfault_vma_rescues_the_faulted_folio(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct folio *folio;
+	unsigned long addr;
+
+	addr = lrutest_mmap_anon(test, NPAGES, false);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT), 0L);
+	lrutest_touch(test, addr + LEN(3));
+	lrutest_drain();
+	folio = lrutest_folio_at(test, addr + LEN(3));
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
 	lrutest_expect_rescued(test, folio, false, "after munlock");
@@ -185,8 +228,7 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
-					.mlocked = 1, .culled = 1, .munlocked = 1,
-					.rescued = 1 },
+					.nr_mlock = -1, .munlocked = 1, .rescued = 1 },
 				  "munlock of the VM_LOCKONFAULT VMA");
 	lrutest_vm_end(test);
 }
@@ -1110,7 +1152,9 @@ static struct kunit_case mlock_vma_cases[] = {
 	KUNIT_CASE(mlock_of_populated_anon_culls_every_folio),
 	KUNIT_CASE_PARAM(munlock_of_a_locked_range_rescues_every_folio, munlock_gen_params),
 	KUNIT_CASE(mlock_unpopulated_anon_faults_in_mlocked),
+	KUNIT_CASE(mlock2_onfault_populates_nothing),
 	KUNIT_CASE(mlock2_onfault_locks_only_the_faulted_folio),
+	KUNIT_CASE(munlock_of_an_onfault_vma_rescues_the_faulted_folio),
 	KUNIT_CASE(mlock_of_the_middle_splits_the_vma_in_three),
 	KUNIT_CASE(mlock_of_the_middle_locks_only_its_folios),
 	KUNIT_CASE(munlock_of_the_middle_merges_the_vmas),
