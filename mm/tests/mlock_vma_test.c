@@ -444,54 +444,106 @@ static unsigned long lock_over_and_over(struct kunit *test, struct folio **folio
 	return addr;
 }
 
+#define SHMEM_PAGES	4
+
 /*
- * A shmem folio mapped in two locked VMAs is mlocked twice: the first
- * munlock leaves it unevictable, the second rescues it to an anon list
- * (shmem is swap-backed).
+ * A SHMEM_PAGES tmpfs file mapped shared at @a and @b, populated: its
+ * folios, each mapped by both.
  */
-static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *test)
+static void map_shmem_twice(struct kunit *test, struct folio **folios,
+			    unsigned long *a, unsigned long *b)
 {
-	const int pages = 4;
-	struct folio *folios[4], *other;
-	struct lrutest_stat before;
-	unsigned long a, b;
+	struct folio *other;
 	int i;
 
-	lrutest_shmem_mapped_twice(test, pages, &a, &b);
-	get_folios(test, a, pages, folios);
-	for (i = 0; i < pages; i++) {
-		other = lrutest_folio_at(test, b + LEN(i));
+	lrutest_shmem_mapped_twice(test, SHMEM_PAGES, a, b);
+	get_folios(test, *a, SHMEM_PAGES, folios);
+	for (i = 0; i < SHMEM_PAGES; i++) {
+		other = lrutest_folio_at(test, *b + LEN(i));
 		KUNIT_ASSERT_PTR_EQ_MSG(test, other, folios[i],
 					"page %d: the two mappings differ", i);
 		kunit_release_action(test, lrutest_folio_put_action, other);
 	}
+}
+
+/* map_shmem_twice()'s file, mlock()ed in both mappings. */
+static void lock_shmem_twice(struct kunit *test, struct folio **folios,
+			     unsigned long *a, unsigned long *b)
+{
+	map_shmem_twice(test, folios, a, b);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(*a, LEN(SHMEM_PAGES), 0), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(*b, LEN(SHMEM_PAGES), 0), 0L);
+}
+
+/*
+ * A shmem folio mapped in two VMAs, both mlock()ed: mlock_folio() culls it
+ * at the first and raises mlock_count at the second, so it is mlocked
+ * twice but counted once.
+ */
+static void mlock_of_both_vmas_of_a_shmem_folio_counts_two_mlocks(struct kunit *test)
+{
+	struct folio *folios[SHMEM_PAGES];
+	struct lrutest_stat before;
+	unsigned long a, b;
+
+	map_shmem_twice(test, folios, &a, &b);
 	lrutest_expect_evictable(test, folios[0], false, "shmem before mlock");
 	lrutest_stat(&before);
 
-	KUNIT_ASSERT_EQ(test, ksys_mlock2(a, LEN(pages), 0), 0L);
-	KUNIT_ASSERT_EQ(test, ksys_mlock2(b, LEN(pages), 0), 0L);
-	expect_all_mlocked(test, folios, pages, 2, 2, "locked in both VMAs");
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(a, LEN(SHMEM_PAGES), 0), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(b, LEN(SHMEM_PAGES), 0), 0L);
+	expect_all_mlocked(test, folios, SHMEM_PAGES, 2, 2, "locked in both VMAs");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
-					.nr_mlock = pages, .mlocked = pages,
-					.culled = pages },
+					.nr_mlock = SHMEM_PAGES, .mlocked = SHMEM_PAGES,
+					.culled = SHMEM_PAGES },
 				  "mlock of both VMAs");
+	lrutest_vm_end(test);
+}
 
-	KUNIT_ASSERT_EQ(test, ksys_munlock(a, LEN(pages)), 0L);
-	expect_all_mlocked(test, folios, pages, 2, 1, "still locked in the second VMA");
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.nr_mlock = pages, .mlocked = pages,
-					.culled = pages },
+/*
+ * munlock() of one of the two locked VMAs: __munlock_folio() lowers
+ * mlock_count to 1 and leaves the folio mlocked and unevictable; no
+ * counter moves.
+ */
+static void munlock_of_one_of_two_vmas_keeps_the_shmem_folio_mlocked(struct kunit *test)
+{
+	struct folio *folios[SHMEM_PAGES];
+	struct lrutest_stat before;
+	unsigned long a, b;
+
+	lock_shmem_twice(test, folios, &a, &b);
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, ksys_munlock(a, LEN(SHMEM_PAGES)), 0L);
+	expect_all_mlocked(test, folios, SHMEM_PAGES, 2, 1, "still locked in the second VMA");
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
 				  "munlock of the first VMA");
+	lrutest_vm_end(test);
+}
 
-	KUNIT_ASSERT_EQ(test, ksys_munlock(b, LEN(pages)), 0L);
-	expect_all_evictable(test, folios, pages, 2, false, true, "unlocked in both VMAs");
+/*
+ * munlock() of the second locked VMA takes mlock_count to 0: the folio is
+ * munlocked and rescued to an anon list (shmem is swap-backed).
+ */
+static void munlock_of_the_second_vma_rescues_the_shmem_folio(struct kunit *test)
+{
+	struct folio *folios[SHMEM_PAGES];
+	struct lrutest_stat before;
+	unsigned long a, b;
+
+	lock_shmem_twice(test, folios, &a, &b);
+	KUNIT_ASSERT_EQ(test, ksys_munlock(a, LEN(SHMEM_PAGES)), 0L);
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, ksys_munlock(b, LEN(SHMEM_PAGES)), 0L);
+	expect_all_evictable(test, folios, SHMEM_PAGES, 2, false, true,
+			     "unlocked in both VMAs");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
-					.mlocked = pages, .culled = pages,
-					.munlocked = pages, .rescued = pages },
-				  "munlock of both VMAs");
+					.nr_mlock = -SHMEM_PAGES, .munlocked = SHMEM_PAGES,
+					.rescued = SHMEM_PAGES },
+				  "munlock of the second VMA");
 	lrutest_vm_end(test);
 }
 
@@ -1161,7 +1213,9 @@ static struct kunit_case mlock_vma_cases[] = {
 	KUNIT_CASE(munlock_of_the_middle_rescues_its_folios),
 	KUNIT_CASE(overlapping_mlocks_lock_each_page_once),
 	KUNIT_CASE_PARAM(mlock_of_a_locked_range_changes_only_its_flags, relock_gen_params),
-	KUNIT_CASE(shmem_folio_in_two_locked_vmas_needs_both_munlocked),
+	KUNIT_CASE(mlock_of_both_vmas_of_a_shmem_folio_counts_two_mlocks),
+	KUNIT_CASE(munlock_of_one_of_two_vmas_keeps_the_shmem_folio_mlocked),
+	KUNIT_CASE(munlock_of_the_second_vma_rescues_the_shmem_folio),
 	KUNIT_CASE(mlock_of_shared_page_cache_culls_it_from_the_file_lru),
 	KUNIT_CASE(mprotect_of_locked_range_keeps_it_locked),
 	KUNIT_CASE(mprotect_write_of_locked_private_file_moves_mlock_to_copies),
