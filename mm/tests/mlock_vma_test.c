@@ -597,6 +597,27 @@ static void mlock_of_shared_page_cache_culls_it_from_the_file_lru(struct kunit *
 }
 
 /*
+ * NPAGES pages of a private mapping of a page-cache file, mlock()ed
+ * read-only: mlock()'s populate maps the page-cache folios themselves, each
+ * mlocked; @cache set to them.
+ */
+static unsigned long lock_private_file_read_only(struct kunit *test, struct folio **cache)
+{
+	unsigned long addr;
+	int i;
+
+	addr = lrutest_mmap(test, lrutest_pagecache_file(test), NPAGES, MAP_PRIVATE);
+	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(addr, LEN(NPAGES), PROT_READ, -1), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
+	get_folios(test, addr, NPAGES, cache);
+	for (i = 0; i < NPAGES; i++)
+		KUNIT_ASSERT_FALSE_MSG(test, folio_test_anon(cache[i]),
+				       "set up: page %d already copied", i);
+	expect_all_mlocked(test, cache, NPAGES, 1, 1, "page cache locked read-only");
+	return addr;
+}
+
+/*
  * mprotect(PROT_WRITE) of a locked private file mapping breaks COW at once:
  * mprotect_fixup() populates a private VM_LOCKED VMA that becomes writable.
  * Each page-cache folio is replaced by an anon copy, mlocked as it is added
@@ -612,15 +633,7 @@ static void mprotect_write_of_locked_private_file_moves_mlock_to_copies(struct k
 	unsigned long addr;
 	int i;
 
-	addr = lrutest_mmap(test, lrutest_pagecache_file(test), NPAGES, MAP_PRIVATE);
-	/* Read-only, mlock()'s populate maps the page-cache folios themselves. */
-	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(addr, LEN(NPAGES), PROT_READ, -1), 0L);
-	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
-	get_folios(test, addr, NPAGES, cache);
-	for (i = 0; i < NPAGES; i++)
-		KUNIT_ASSERT_FALSE_MSG(test, folio_test_anon(cache[i]),
-				       "set up: page %d already copied", i);
-	expect_all_mlocked(test, cache, NPAGES, 1, 1, "page cache locked read-only");
+	addr = lock_private_file_read_only(test, cache);
 	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(addr, LEN(NPAGES), PROT_READ | PROT_WRITE, -1),
@@ -736,6 +749,32 @@ static struct folio *lock_one_page(struct kunit *test, unsigned long *addr)
 }
 
 /*
+ * lock_one_page()'s folio isolated to @list by isolate_folio_to_list(), the
+ * case's own reference dropped: held by its mapping and the isolation only.
+ */
+static struct folio *isolate_locked_page(struct kunit *test, struct list_head *list,
+					 unsigned long *addr)
+{
+	struct folio *folio = lock_one_page(test, addr);
+
+	KUNIT_ASSERT_TRUE(test, isolate_folio_to_list(folio, list));
+	kunit_release_action(test, lrutest_folio_put_action, folio);
+	return folio;
+}
+
+/* migrate_pages() of @list as compaction runs it, to any node: its return. */
+static int migrate_list(struct list_head *list, unsigned int *nr)
+{
+	struct migration_target_control mtc = {
+		.nid = NUMA_NO_NODE,
+		.gfp_mask = GFP_HIGHUSER_MOVABLE,
+	};
+
+	return migrate_pages(list, alloc_migration_target, NULL, (unsigned long)&mtc,
+			     MIGRATE_SYNC, MR_COMPACTION, nr);
+}
+
+/*
  * unevictable-lru.rst, "Migrating MLOCKED Pages": the mlock follows the
  * mapping.  Run through the kernel's migrate_pages() of an isolated folio,
  * as compaction does, the counters add up so: the unmap munlocks the old
@@ -749,10 +788,6 @@ static struct folio *lock_one_page(struct kunit *test, unsigned long *addr)
  */
 static void migration_of_a_locked_folio_keeps_it_mlocked(struct kunit *test)
 {
-	struct migration_target_control mtc = {
-		.nid = NUMA_NO_NODE,
-		.gfp_mask = GFP_HIGHUSER_MOVABLE,
-	};
 	struct lrutest_stat before;
 	struct folio *old, *new;
 	struct list_head *list;
@@ -762,14 +797,10 @@ static void migration_of_a_locked_folio_keeps_it_mlocked(struct kunit *test)
 	if (!IS_ENABLED(CONFIG_MIGRATION))
 		kunit_skip(test, "CONFIG_MIGRATION is off: no page migration");
 	list = lrutest_migrate_list(test);
-	old = lock_one_page(test, &addr);
-	KUNIT_ASSERT_TRUE(test, isolate_folio_to_list(old, list));
-	kunit_release_action(test, lrutest_folio_put_action, old);
+	old = isolate_locked_page(test, list, &addr);
 	lrutest_stat(&before);
 
-	KUNIT_EXPECT_EQ(test, migrate_pages(list, alloc_migration_target, NULL,
-					    (unsigned long)&mtc, MIGRATE_SYNC,
-					    MR_COMPACTION, &nr), 0);
+	KUNIT_EXPECT_EQ(test, migrate_list(list, &nr), 0);
 	KUNIT_EXPECT_EQ(test, nr, 1U);
 	KUNIT_EXPECT_TRUE(test, list_empty(list));
 	new = lrutest_folio_at(test, addr);
@@ -792,7 +823,9 @@ static void migration_of_a_locked_folio_keeps_it_mlocked(struct kunit *test)
  * still mlocked and unevictable: migration, not isolation, moves the mlock
  * (migration_of_a_locked_folio_keeps_it_mlocked()).  The isolation holds a
  * reference of its own, the folio's only one besides its mapping's; no
- * counter moves.
+ * counter moves.  The folio goes back on the LRU before the mm goes: its
+ * munlock and free then happen within the case, and the counters have
+ * settled when the next begins.
  */
 static void compaction_isolates_a_locked_folio(struct kunit *test)
 {
@@ -821,10 +854,6 @@ static void compaction_isolates_a_locked_folio(struct kunit *test)
 	lrutest_expect_refs(test, folio, 1, 1, "isolated");
 	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
 				  "compaction's isolation of a locked folio");
-	/*
-	 * Back on the LRU before the mm goes: its munlock and free then happen
-	 * within the case, and the counters have settled when the next begins.
-	 */
 	kunit_release_action(test, lrutest_putback_movable_action, list);
 	lrutest_vm_end(test);
 }
@@ -916,20 +945,13 @@ static void locked_prot_none_range_is_locked_and_empty(struct kunit *test)
 }
 
 /*
- * unevictable-lru.rst: mlocked pages are noticed "when a VM_LOCKED stack
- * segment is expanded".  find_extend_vma_locked(), the expansion
- * create_elf_tables() makes below the stack, grows a VM_GROWSDOWN VMA one
- * page down: expand_downwards() charges the page to locked_vm and, the VMA
- * being VM_LOCKED, populate_vma_page_range() faults it in mlocked at once.
- * The stack VMA sits at the top of a hole larger than stack_guard_gap.
+ * A one-page VM_GROWSDOWN | VM_LOCKED VMA at the top of a hole larger than
+ * stack_guard_gap: its address.
  */
-static void locked_stack_expansion_charges_and_mlocks_the_new_page(struct kunit *test)
+static unsigned long map_locked_stack(struct kunit *test)
 {
 	const int hole = 2 * (SZ_1M >> PAGE_SHIFT);
-	struct vm_area_struct *vma;
-	struct lrutest_stat before;
-	unsigned long addr, start;
-	struct folio *folio;
+	unsigned long addr;
 
 	addr = lrutest_mmap_anon(test, hole + 1, false);
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr, LEN(hole)), 0);
@@ -939,6 +961,24 @@ static void locked_stack_expansion_charges_and_mlocks_the_new_page(struct kunit 
 					    MAP_GROWSDOWN | MAP_LOCKED, 0), addr);
 	KUNIT_ASSERT_EQ(test, lrutest_vma_flags(addr) & (VM_GROWSDOWN | VM_LOCKED),
 			(vm_flags_t)(VM_GROWSDOWN | VM_LOCKED));
+	return addr;
+}
+
+/*
+ * unevictable-lru.rst: mlocked pages are noticed "when a VM_LOCKED stack
+ * segment is expanded".  find_extend_vma_locked(), the expansion
+ * create_elf_tables() makes below the stack, grows a VM_GROWSDOWN VMA one
+ * page down: expand_downwards() charges the page to locked_vm and, the VMA
+ * being VM_LOCKED, populate_vma_page_range() faults it in mlocked at once.
+ */
+static void locked_stack_expansion_charges_and_mlocks_the_new_page(struct kunit *test)
+{
+	struct vm_area_struct *vma;
+	struct lrutest_stat before;
+	unsigned long addr, start;
+	struct folio *folio;
+
+	addr = map_locked_stack(test);
 	lrutest_stat(&before);
 
 	mmap_write_lock(current->mm);
@@ -1111,6 +1151,21 @@ static void expect_layout(struct kunit *test, unsigned long addr,
 	}
 }
 
+/* map_populated()'s pages laid out by @row's set up, drained: their address. */
+static unsigned long layout_set_up(struct kunit *test, const struct layout_row *row,
+				   struct folio **folios)
+{
+	unsigned long addr = map_populated(test, folios);
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(row->pre) && row->pre[i].op != OP_NONE; i++)
+		KUNIT_ASSERT_EQ_MSG(test, layout_do(addr, &row->pre[i]), 0L, "set up step %d", i);
+	/* The set up's munmap leaves its munlocks in this CPU's mlock batch (7.3). */
+	lrutest_drain();
+	expect_layout(test, addr, folios, row, row->pre_locked, "set up");
+	return addr;
+}
+
 static void mlock_and_munlock_over_vma_layouts(struct kunit *test)
 {
 	const struct layout_row *row = test->param_value;
@@ -1119,16 +1174,8 @@ static void mlock_and_munlock_over_vma_layouts(struct kunit *test)
 	struct folio *folios[NPAGES];
 	struct lrutest_stat before;
 	unsigned long addr;
-	int i;
 
-	addr = lrutest_mmap_anon(test, NPAGES, true);
-	lrutest_drain();
-	get_folios(test, addr, NPAGES, folios);
-	for (i = 0; i < ARRAY_SIZE(row->pre) && row->pre[i].op != OP_NONE; i++)
-		KUNIT_ASSERT_EQ_MSG(test, layout_do(addr, &row->pre[i]), 0L, "set up step %d", i);
-	/* The set up's munmap leaves its munlocks in this CPU's mlock batch (7.3). */
-	lrutest_drain();
-	expect_layout(test, addr, folios, row, row->pre_locked, "set up");
+	addr = layout_set_up(test, row, folios);
 	lrutest_stat(&before);
 
 	KUNIT_EXPECT_EQ(test, layout_do(addr, &row->call), row->ret);
