@@ -26,18 +26,32 @@ static struct folio *folio_at(struct kunit *test, unsigned long addr)
 	return folio;
 }
 
-/* MCL_CURRENT locks and populates every VMA; munlockall() undoes it. */
+/*
+ * An unpopulated anon VMA at @a and a populated shared mapping of a shmem
+ * file at @s, PAGES pages each, this CPU's batches drained.
+ */
+static void map_anon_and_shmem(struct kunit *test, unsigned long *a, unsigned long *s)
+{
+	*a = lrutest_mmap_anon(test, PAGES, false);
+	*s = lrutest_mmap(test, lrutest_shmem_file(test, PAGES), PAGES,
+			  MAP_SHARED | MAP_POPULATE);
+	lrutest_drain();
+}
+
+/*
+ * mlockall(MCL_CURRENT): apply_mlockall_flags() sets nothing in def_flags
+ * and runs mlock_fixup() on every VMA, which sets VM_LOCKED, charges
+ * locked_vm and mlocks the present folios; the populate that follows faults
+ * the rest in, mlocked, and drains.
+ */
 static void mlockall_current_locks_every_vma(struct kunit *test)
 {
-	struct folio *anon[PAGES], *shm[PAGES];
+	struct folio *anon, *shm;
 	struct lrutest_stat before;
 	unsigned long a, s;
 	int i;
 
-	a = lrutest_mmap_anon(test, PAGES, false);
-	s = lrutest_mmap(test, lrutest_shmem_file(test, PAGES), PAGES,
-			 MAP_SHARED | MAP_POPULATE);
-	lrutest_drain();
+	map_anon_and_shmem(test, &a, &s);
 	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, ksys_mlockall(MCL_CURRENT), 0L);
@@ -47,34 +61,18 @@ static void mlockall_current_locks_every_vma(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(s) & VM_LOCKED_MASK, (vm_flags_t)VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 2UL * PAGES);
 	for (i = 0; i < PAGES; i++) {
-		anon[i] = folio_at(test, a + LEN(i));
-		shm[i] = folio_at(test, s + LEN(i));
-		lrutest_expect_mlocked(test, anon[i], 1, "anon after MCL_CURRENT");
-		lrutest_expect_mlocked(test, shm[i], 1, "shmem after MCL_CURRENT");
-		lrutest_expect_refs(test, anon[i], 1, 1, "anon after MCL_CURRENT");
-		lrutest_expect_refs(test, shm[i], 1, 1, "shmem after MCL_CURRENT");
+		anon = folio_at(test, a + LEN(i));
+		shm = folio_at(test, s + LEN(i));
+		lrutest_expect_mlocked(test, anon, 1, "anon after MCL_CURRENT");
+		lrutest_expect_mlocked(test, shm, 1, "shmem after MCL_CURRENT");
+		lrutest_expect_refs(test, anon, 1, 1, "anon after MCL_CURRENT");
+		lrutest_expect_refs(test, shm, 1, 1, "shmem after MCL_CURRENT");
 	}
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = 2 * PAGES, .mlocked = 2 * PAGES,
 					.culled = 2 * PAGES },
 				  "mlockall(MCL_CURRENT)");
-
-	KUNIT_ASSERT_EQ(test, ksys_munlockall(), 0L);
-	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(a) & VM_LOCKED_MASK, (vm_flags_t)0);
-	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(s) & VM_LOCKED_MASK, (vm_flags_t)0);
-	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
-	for (i = 0; i < PAGES; i++) {
-		lrutest_expect_rescued(test, anon[i], false, "anon after munlockall");
-		lrutest_expect_rescued(test, shm[i], false, "shmem after munlockall");
-		lrutest_expect_refs(test, anon[i], 1, 1, "anon after munlockall");
-		lrutest_expect_refs(test, shm[i], 1, 1, "shmem after munlockall");
-	}
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.mlocked = 2 * PAGES, .culled = 2 * PAGES,
-					.munlocked = 2 * PAGES, .rescued = 2 * PAGES },
-				  "mlockall then munlockall");
 	lrutest_vm_end(test);
 }
 
@@ -222,6 +220,80 @@ static void mlockall_onfault_locks_present_and_faulted_folios(struct kunit *test
 	lrutest_vm_end(test);
 }
 
+/* What a set up locked: each folio, mlocked once, and its address. */
+struct locked_folios {
+	int nr;
+	unsigned long addr[2 * PAGES];
+	struct folio *folio[2 * PAGES];
+};
+
+/* Add the folios of the @pages pages at @addr to @l. */
+static void add_folios(struct kunit *test, struct locked_folios *l, unsigned long addr,
+		       int pages)
+{
+	int i;
+
+	KUNIT_ASSERT_LE(test, l->nr + pages, (int)ARRAY_SIZE(l->folio));
+	for (i = 0; i < pages; i++) {
+		l->addr[l->nr] = addr + LEN(i);
+		l->folio[l->nr++] = folio_at(test, addr + LEN(i));
+	}
+}
+
+/* map_anon_and_shmem()'s VMAs after mlockall(MCL_CURRENT). */
+static void lock_current(struct kunit *test, struct locked_folios *l)
+{
+	unsigned long a, s;
+
+	map_anon_and_shmem(test, &a, &s);
+	KUNIT_ASSERT_EQ(test, ksys_mlockall(MCL_CURRENT), 0L);
+	add_folios(test, l, a, PAGES);
+	add_folios(test, l, s, PAGES);
+}
+
+struct munlockall_row {
+	const char *desc;
+	void (*lock)(struct kunit *test, struct locked_folios *l);
+};
+
+static const struct munlockall_row munlockall_rows[] = {
+	{ "MCL_CURRENT: an anon and a shmem VMA", lock_current },
+};
+
+KUNIT_ARRAY_PARAM_DESC(munlockall, munlockall_rows, desc);
+
+/*
+ * munlockall() is apply_mlockall_flags(0): mlock_fixup() on every VMA
+ * clears VM_LOCKED_MASK, uncharges locked_vm and munlocks each folio,
+ * mlock_count 1 to 0, rescued to an anon list (shmem is swap-backed), the
+ * batch drained before it returns.
+ */
+static void munlockall_rescues_every_locked_folio(struct kunit *test)
+{
+	const struct munlockall_row *row = test->param_value;
+	struct locked_folios l = {};
+	struct lrutest_stat before;
+	int i;
+
+	row->lock(test, &l);
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, ksys_munlockall(), 0L);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	for (i = 0; i < l.nr; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_vma_flags(l.addr[i]) & VM_LOCKED_MASK,
+				    (vm_flags_t)0, "the VMA of folio %d", i);
+		lrutest_expect_rescued(test, l.folio[i], false, "after munlockall");
+		lrutest_expect_refs(test, l.folio[i], 1, 1, "after munlockall");
+	}
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = -l.nr, .munlocked = l.nr,
+					.rescued = l.nr },
+				  row->desc);
+	lrutest_vm_end(test);
+}
+
 /* Flag combinations mlockall() refuses: nothing is locked. */
 static void mlockall_bad_flags_einval(struct kunit *test)
 {
@@ -280,6 +352,7 @@ static struct kunit_case mlockall_cases[] = {
 	KUNIT_CASE(mlockall_future_locks_new_mappings),
 	KUNIT_CASE(mlockall_future_locks_brk_growth),
 	KUNIT_CASE(mlockall_onfault_locks_present_and_faulted_folios),
+	KUNIT_CASE_PARAM(munlockall_rescues_every_locked_folio, munlockall_gen_params),
 	KUNIT_CASE(mlockall_bad_flags_einval),
 	KUNIT_CASE(mlockall_future_mlocks_no_page_of_a_special_vma),
 	{}
