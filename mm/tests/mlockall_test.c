@@ -77,15 +77,14 @@ static void mlockall_current_locks_every_vma(struct kunit *test)
 }
 
 /*
- * MCL_FUTURE leaves existing VMAs alone, and a mapping made after it comes
- * locked and populated; munlockall() clears def_flags.
+ * mlockall(MCL_FUTURE) alone: apply_mlockall_flags() sets VM_LOCKED in
+ * mm->def_flags and returns before the VMA walk, so an existing VMA stays
+ * unlocked and no counter moves.
  */
-static void mlockall_future_locks_new_mappings(struct kunit *test)
+static void mlockall_future_locks_no_existing_vma(struct kunit *test)
 {
-	struct folio *folios[PAGES];
 	struct lrutest_stat before;
-	unsigned long old, new;
-	int i;
+	unsigned long old;
 
 	old = lrutest_mmap_anon(test, PAGES, true);
 	lrutest_drain();
@@ -98,15 +97,32 @@ static void mlockall_future_locks_new_mappings(struct kunit *test)
 			    (vm_flags_t)0, "MCL_FUTURE locked an existing VMA");
 	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
 				  "mlockall(MCL_FUTURE) alone");
+	lrutest_vm_end(test);
+}
+
+/*
+ * A mapping made after MCL_FUTURE takes VM_LOCKED from mm->def_flags:
+ * vm_mmap_pgoff() populates it, each folio mlocked as it is faulted in; the
+ * mapping made before stays evictable.
+ */
+static void mlockall_future_locks_new_mappings(struct kunit *test)
+{
+	struct lrutest_stat before;
+	unsigned long old, new;
+	int i;
+
+	old = lrutest_mmap_anon(test, PAGES, true);
+	lrutest_drain();
+	KUNIT_ASSERT_EQ(test, ksys_mlockall(MCL_FUTURE), 0L);
+	lrutest_stat(&before);
 
 	new = lrutest_mmap_anon(test, PAGES, false);
 	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(new) & VM_LOCKED_MASK, (vm_flags_t)VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)PAGES);
-	for (i = 0; i < PAGES; i++) {
-		folios[i] = folio_at(test, new + LEN(i));
-		lrutest_expect_mlocked(test, folios[i], 1, "mapped after MCL_FUTURE");
-	}
+	for (i = 0; i < PAGES; i++)
+		lrutest_expect_mlocked(test, folio_at(test, new + LEN(i)), 1,
+				       "mapped after MCL_FUTURE");
 	lrutest_expect_evictable(test, folio_at(test, old), false,
 				 "mapped before MCL_FUTURE");
 	lrutest_expect_stat_delta(test, &before,
@@ -114,11 +130,22 @@ static void mlockall_future_locks_new_mappings(struct kunit *test)
 					.nr_mlock = PAGES, .mlocked = PAGES,
 					.culled = PAGES },
 				  "new mapping after MCL_FUTURE");
+	lrutest_vm_end(test);
+}
+
+/*
+ * munlockall() clears VM_LOCKED_MASK from mm->def_flags
+ * (apply_mlockall_flags(0)): a mapping made after it is neither locked nor
+ * populated.
+ */
+static void munlockall_clears_mcl_future(struct kunit *test)
+{
+	unsigned long new;
+
+	KUNIT_ASSERT_EQ(test, ksys_mlockall(MCL_FUTURE), 0L);
 
 	KUNIT_ASSERT_EQ(test, ksys_munlockall(), 0L);
 	KUNIT_EXPECT_EQ(test, current->mm->def_flags & VM_LOCKED_MASK, (vm_flags_t)0);
-	for (i = 0; i < PAGES; i++)
-		lrutest_expect_rescued(test, folios[i], false, "after munlockall");
 	new = lrutest_mmap_anon(test, PAGES, false);
 	KUNIT_EXPECT_EQ_MSG(test, lrutest_vma_flags(new) & VM_LOCKED_MASK,
 			    (vm_flags_t)0, "mapping after munlockall came locked");
@@ -251,6 +278,17 @@ static void lock_current(struct kunit *test, struct locked_folios *l)
 	add_folios(test, l, s, PAGES);
 }
 
+/* A mapping made after mlockall(MCL_FUTURE), drained. */
+static void lock_future(struct kunit *test, struct locked_folios *l)
+{
+	unsigned long new;
+
+	KUNIT_ASSERT_EQ(test, ksys_mlockall(MCL_FUTURE), 0L);
+	new = lrutest_mmap_anon(test, PAGES, false);
+	lrutest_drain();
+	add_folios(test, l, new, PAGES);
+}
+
 struct munlockall_row {
 	const char *desc;
 	void (*lock)(struct kunit *test, struct locked_folios *l);
@@ -258,6 +296,7 @@ struct munlockall_row {
 
 static const struct munlockall_row munlockall_rows[] = {
 	{ "MCL_CURRENT: an anon and a shmem VMA", lock_current },
+	{ "MCL_FUTURE: a mapping made after it", lock_future },
 };
 
 KUNIT_ARRAY_PARAM_DESC(munlockall, munlockall_rows, desc);
@@ -349,7 +388,9 @@ static void mlockall_future_mlocks_no_page_of_a_special_vma(struct kunit *test)
 
 static struct kunit_case mlockall_cases[] = {
 	KUNIT_CASE(mlockall_current_locks_every_vma),
+	KUNIT_CASE(mlockall_future_locks_no_existing_vma),
 	KUNIT_CASE(mlockall_future_locks_new_mappings),
+	KUNIT_CASE(munlockall_clears_mcl_future),
 	KUNIT_CASE(mlockall_future_locks_brk_growth),
 	KUNIT_CASE(mlockall_onfault_locks_present_and_faulted_folios),
 	KUNIT_CASE_PARAM(munlockall_rescues_every_locked_folio, munlockall_gen_params),
