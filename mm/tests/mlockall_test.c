@@ -153,23 +153,30 @@ static void munlockall_clears_mcl_future(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+/* An empty heap at the start of a free stretch of address space: its base. */
+static unsigned long empty_heap(struct kunit *test)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long base;
+
+	base = lrutest_mmap_anon(test, 4 * PAGES, false);
+	KUNIT_ASSERT_EQ(test, vm_munmap(base, LEN(4 * PAGES)), 0);
+	mm->start_brk = base;
+	mm->brk = base;
+	return base;
+}
+
 /*
  * After MCL_FUTURE, growing the heap with brk() maps the new pages locked
  * and populates them (do_brk_flags() takes mm->def_flags).
  */
 static void mlockall_future_locks_brk_growth(struct kunit *test)
 {
-	struct folio *folios[PAGES];
 	struct lrutest_stat before;
-	struct mm_struct *mm = current->mm;
 	unsigned long base;
 	int i;
 
-	/* A free stretch of address space for the heap to grow into. */
-	base = lrutest_mmap_anon(test, 4 * PAGES, false);
-	KUNIT_ASSERT_EQ(test, vm_munmap(base, LEN(4 * PAGES)), 0);
-	mm->start_brk = base;
-	mm->brk = base;
+	base = empty_heap(test);
 	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, ksys_mlockall(MCL_FUTURE), 0L);
@@ -177,19 +184,14 @@ static void mlockall_future_locks_brk_growth(struct kunit *test)
 	lrutest_drain();
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(base) & VM_LOCKED_MASK, (vm_flags_t)VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)PAGES);
-	for (i = 0; i < PAGES; i++) {
-		folios[i] = folio_at(test, base + LEN(i));
-		lrutest_expect_mlocked(test, folios[i], 1, "heap grown after MCL_FUTURE");
-	}
+	for (i = 0; i < PAGES; i++)
+		lrutest_expect_mlocked(test, folio_at(test, base + LEN(i)), 1,
+				       "heap grown after MCL_FUTURE");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = PAGES, .mlocked = PAGES,
 					.culled = PAGES },
 				  "brk() growth after MCL_FUTURE");
-
-	KUNIT_ASSERT_EQ(test, ksys_munlockall(), 0L);
-	for (i = 0; i < PAGES; i++)
-		lrutest_expect_rescued(test, folios[i], false, "after munlockall");
 	lrutest_vm_end(test);
 }
 
@@ -289,6 +291,17 @@ static void lock_future(struct kunit *test, struct locked_folios *l)
 	add_folios(test, l, new, PAGES);
 }
 
+/* The heap grown by brk() after mlockall(MCL_FUTURE), drained. */
+static void lock_brk_growth(struct kunit *test, struct locked_folios *l)
+{
+	unsigned long base = empty_heap(test);
+
+	KUNIT_ASSERT_EQ(test, ksys_mlockall(MCL_FUTURE), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_brk(base + LEN(PAGES)), (long)(base + LEN(PAGES)));
+	lrutest_drain();
+	add_folios(test, l, base, PAGES);
+}
+
 struct munlockall_row {
 	const char *desc;
 	void (*lock)(struct kunit *test, struct locked_folios *l);
@@ -297,6 +310,7 @@ struct munlockall_row {
 static const struct munlockall_row munlockall_rows[] = {
 	{ "MCL_CURRENT: an anon and a shmem VMA", lock_current },
 	{ "MCL_FUTURE: a mapping made after it", lock_future },
+	{ "MCL_FUTURE: the heap grown by brk()", lock_brk_growth },
 };
 
 KUNIT_ARRAY_PARAM_DESC(munlockall, munlockall_rows, desc);
