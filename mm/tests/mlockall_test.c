@@ -196,22 +196,29 @@ static void mlockall_future_locks_brk_growth(struct kunit *test)
 }
 
 /*
- * MCL_CURRENT | MCL_ONFAULT marks every VMA VM_LOCKONFAULT and populates
- * nothing: folios already present are mlocked, the others only when they
- * are faulted in.
+ * PAGES populated anon pages at @p and PAGES unpopulated ones at @u, this
+ * CPU's batches drained.
  */
-static void mlockall_onfault_locks_present_and_faulted_folios(struct kunit *test)
+static void map_present_and_absent(struct kunit *test, unsigned long *p, unsigned long *u)
 {
-	struct folio *present[PAGES], *faulted;
+	*p = lrutest_mmap_anon(test, PAGES, true);
+	*u = lrutest_mmap_anon(test, PAGES, false);
+	lrutest_drain();
+}
+
+/*
+ * MCL_CURRENT | MCL_ONFAULT: apply_mlockall_flags() marks every VMA
+ * VM_LOCKED | VM_LOCKONFAULT and leaves def_flags alone; mlock_fixup()
+ * mlocks the folios already present, and the populate does nothing on a
+ * VM_LOCKONFAULT VMA (populate_vma_page_range()).
+ */
+static void mlockall_onfault_mlocks_present_folios_and_populates_nothing(struct kunit *test)
+{
 	struct lrutest_stat before;
 	unsigned long p, u;
 	int i;
 
-	p = lrutest_mmap_anon(test, PAGES, true);
-	u = lrutest_mmap_anon(test, PAGES, false);
-	lrutest_drain();
-	for (i = 0; i < PAGES; i++)
-		present[i] = folio_at(test, p + LEN(i));
+	map_present_and_absent(test, &p, &u);
 	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, ksys_mlockall(MCL_CURRENT | MCL_ONFAULT), 0L);
@@ -221,7 +228,8 @@ static void mlockall_onfault_locks_present_and_faulted_folios(struct kunit *test
 			(vm_flags_t)(VM_LOCKED | VM_LOCKONFAULT));
 	KUNIT_EXPECT_EQ(test, current->mm->def_flags & VM_LOCKED_MASK, (vm_flags_t)0);
 	for (i = 0; i < PAGES; i++) {
-		lrutest_expect_mlocked(test, present[i], 1, "present at MCL_ONFAULT");
+		lrutest_expect_mlocked(test, folio_at(test, p + LEN(i)), 1,
+				       "present at MCL_ONFAULT");
 		KUNIT_EXPECT_NULL_MSG(test, lrutest_folio_at(test, u + LEN(i)),
 				      "MCL_ONFAULT populated page %d", i);
 	}
@@ -230,22 +238,29 @@ static void mlockall_onfault_locks_present_and_faulted_folios(struct kunit *test
 					.nr_mlock = PAGES, .mlocked = PAGES,
 					.culled = PAGES },
 				  "mlockall(MCL_CURRENT | MCL_ONFAULT)");
+	lrutest_vm_end(test);
+}
+
+/*
+ * A fault in a VMA locked by MCL_CURRENT | MCL_ONFAULT: folio_add_lru_vma()
+ * adds the new folio with mlock_new_folio(), mlocked once the batch drains.
+ */
+static void fault_after_mlockall_onfault_mlocks_the_new_folio(struct kunit *test)
+{
+	struct lrutest_stat before;
+	unsigned long p, u;
+
+	map_present_and_absent(test, &p, &u);
+	KUNIT_ASSERT_EQ(test, ksys_mlockall(MCL_CURRENT | MCL_ONFAULT), 0L);
+	lrutest_stat(&before);
 
 	lrutest_touch(test, u + LEN(1));
 	lrutest_drain();
-	faulted = folio_at(test, u + LEN(1));
-	lrutest_expect_mlocked(test, faulted, 1, "faulted after MCL_ONFAULT");
+	lrutest_expect_mlocked(test, folio_at(test, u + LEN(1)), 1, "faulted after MCL_ONFAULT");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
-					.nr_mlock = PAGES + 1, .mlocked = PAGES + 1,
-					.culled = PAGES + 1 },
+					.nr_mlock = 1, .mlocked = 1, .culled = 1 },
 				  "one fault after MCL_ONFAULT");
-
-	KUNIT_ASSERT_EQ(test, ksys_munlockall(), 0L);
-	for (i = 0; i < PAGES; i++)
-		lrutest_expect_rescued(test, present[i], false, "after munlockall");
-	lrutest_expect_rescued(test, faulted, false, "after munlockall");
-	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	lrutest_vm_end(test);
 }
 
@@ -302,6 +317,22 @@ static void lock_brk_growth(struct kunit *test, struct locked_folios *l)
 	add_folios(test, l, base, PAGES);
 }
 
+/*
+ * map_present_and_absent()'s VMAs after mlockall(MCL_CURRENT | MCL_ONFAULT)
+ * and a fault of page 1 of the absent ones, drained.
+ */
+static void lock_onfault(struct kunit *test, struct locked_folios *l)
+{
+	unsigned long p, u;
+
+	map_present_and_absent(test, &p, &u);
+	add_folios(test, l, p, PAGES);
+	KUNIT_ASSERT_EQ(test, ksys_mlockall(MCL_CURRENT | MCL_ONFAULT), 0L);
+	lrutest_touch(test, u + LEN(1));
+	lrutest_drain();
+	add_folios(test, l, u + LEN(1), 1);
+}
+
 struct munlockall_row {
 	const char *desc;
 	void (*lock)(struct kunit *test, struct locked_folios *l);
@@ -311,6 +342,7 @@ static const struct munlockall_row munlockall_rows[] = {
 	{ "MCL_CURRENT: an anon and a shmem VMA", lock_current },
 	{ "MCL_FUTURE: a mapping made after it", lock_future },
 	{ "MCL_FUTURE: the heap grown by brk()", lock_brk_growth },
+	{ "MCL_CURRENT | MCL_ONFAULT: present and faulted folios", lock_onfault },
 };
 
 KUNIT_ARRAY_PARAM_DESC(munlockall, munlockall_rows, desc);
@@ -406,7 +438,8 @@ static struct kunit_case mlockall_cases[] = {
 	KUNIT_CASE(mlockall_future_locks_new_mappings),
 	KUNIT_CASE(munlockall_clears_mcl_future),
 	KUNIT_CASE(mlockall_future_locks_brk_growth),
-	KUNIT_CASE(mlockall_onfault_locks_present_and_faulted_folios),
+	KUNIT_CASE(mlockall_onfault_mlocks_present_folios_and_populates_nothing),
+	KUNIT_CASE(fault_after_mlockall_onfault_mlocks_the_new_folio),
 	KUNIT_CASE_PARAM(munlockall_rescues_every_locked_folio, munlockall_gen_params),
 	KUNIT_CASE(mlockall_bad_flags_einval),
 	KUNIT_CASE(mlockall_future_mlocks_no_page_of_a_special_vma),
