@@ -1249,7 +1249,6 @@ static void munlock_of_a_locked_range_rescues_every_folio(struct kunit *test)
 
 static struct kunit_case mlock_vma_cases[] = {
 	KUNIT_CASE(mlock_of_populated_anon_culls_every_folio),
-	KUNIT_CASE_PARAM(munlock_of_a_locked_range_rescues_every_folio, munlock_gen_params),
 	KUNIT_CASE(mlock_unpopulated_anon_faults_in_mlocked),
 	KUNIT_CASE(mlock2_onfault_populates_nothing),
 	KUNIT_CASE(mlock2_onfault_locks_only_the_faulted_folio),
@@ -1267,6 +1266,7 @@ static struct kunit_case mlock_vma_cases[] = {
 	KUNIT_CASE(mprotect_of_locked_range_keeps_it_locked),
 	KUNIT_CASE(mprotect_write_of_locked_private_file_moves_mlock_to_copies),
 	KUNIT_CASE(mremap_grow_of_locked_vma_locks_new_pages),
+	KUNIT_CASE_PARAM(munlock_of_a_locked_range_rescues_every_folio, munlock_gen_params),
 	KUNIT_CASE(mremap_dontunmap_of_part_of_a_locked_vma_keeps_the_rest_locked),
 	KUNIT_CASE(migration_of_a_locked_folio_keeps_it_mlocked),
 	KUNIT_CASE(compaction_isolates_a_locked_folio),
