@@ -407,9 +407,10 @@ KUNIT_ARRAY_PARAM_DESC(relock, relock_rows, desc);
 
 /*
  * mlock2() of a range that is all locked already, at once or on fault:
- * mlock_fixup() finds VM_LOCKED before and after, sets the new flags and
- * neither charges locked_vm nor calls mlock_vma_pages_range(), so
- * mlock_count and the counters do not drift.
+ * mlock_fixup() finds the flags unchanged, or VM_LOCKED before and after
+ * and only sets the new ones; either way it neither charges locked_vm nor
+ * calls mlock_vma_pages_range(), and the populate finds every page present,
+ * so mlock_count and the counters do not drift.
  */
 static void mlock_of_a_locked_range_changes_only_its_flags(struct kunit *test)
 {
