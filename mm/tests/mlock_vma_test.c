@@ -60,16 +60,37 @@ static void expect_all_evictable(struct kunit *test, struct folio **folios, int 
 	}
 }
 
-/* mlock() of populated anon memory culls every folio; munlock() rescues. */
-static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
+/* NPAGES populated anon pages, this CPU's batches drained: their folios. */
+static unsigned long map_populated(struct kunit *test, struct folio **folios)
+{
+	unsigned long addr = lrutest_mmap_anon(test, NPAGES, true);
+
+	lrutest_drain();
+	get_folios(test, addr, NPAGES, folios);
+	return addr;
+}
+
+/* map_populated()'s pages, mlock()ed: every folio mlocked once. */
+static unsigned long lock_populated(struct kunit *test, struct folio **folios)
+{
+	unsigned long addr = map_populated(test, folios);
+
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
+	return addr;
+}
+
+/*
+ * mlock() of populated anon memory: mlock_fixup() sets VM_LOCKED only and
+ * charges locked_vm, mlock_vma_pages_range() mlocks every present folio and
+ * culls it to the unevictable list, and drains before it returns.
+ */
+static void mlock_of_populated_anon_culls_every_folio(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
 	struct lrutest_stat before;
 	unsigned long addr;
 
-	addr = lrutest_mmap_anon(test, NPAGES, true);
-	lrutest_drain();
-	get_folios(test, addr, NPAGES, folios);
+	addr = map_populated(test, folios);
 	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
@@ -82,20 +103,14 @@ static void mlock_populated_anon_culls_then_munlock_rescues(struct kunit *test)
 					.nr_mlock = NPAGES, .mlocked = NPAGES,
 					.culled = NPAGES },
 				  "mlock of populated anon");
-
-	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
-	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
-	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after munlock");
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.mlocked = NPAGES, .culled = NPAGES,
-					.munlocked = NPAGES, .rescued = NPAGES },
-				  "mlock then munlock");
 	lrutest_vm_end(test);
 }
 
-/* mlock() of unpopulated anon memory faults every page in, mlocked. */
+/*
+ * mlock() of unpopulated anon memory faults every page in, mlocked: the
+ * populate's faults add each new folio with mlock_new_folio(), and
+ * populate_vma_page_range() drains before mlock() returns.
+ */
 static void mlock_unpopulated_anon_faults_in_mlocked(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
@@ -114,22 +129,28 @@ static void mlock_unpopulated_anon_faults_in_mlocked(struct kunit *test)
 					.nr_mlock = NPAGES, .mlocked = NPAGES,
 					.culled = NPAGES },
 				  "mlock of unpopulated anon");
-
-	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after munlock");
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.mlocked = NPAGES, .culled = NPAGES,
-					.munlocked = NPAGES, .rescued = NPAGES },
-				  "mlock then munlock");
 	lrutest_vm_end(test);
 }
 
-/* mlock2(MLOCK_ONFAULT) locks nothing until a fault, then that folio only. */
-static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
+/* NPAGES unpopulated anon pages, mlock()ed: faulted in, each folio mlocked. */
+static unsigned long lock_unpopulated(struct kunit *test, struct folio **folios)
+{
+	unsigned long addr = lrutest_mmap_anon(test, NPAGES, false);
+
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
+	get_folios(test, addr, NPAGES, folios);
+	return addr;
+}
+
+/*
+ * mlock2(MLOCK_ONFAULT) sets VM_LOCKED | VM_LOCKONFAULT and charges
+ * locked_vm, but do_mlock() populates nothing (populate_vma_page_range()
+ * returns at once on a VM_LOCKONFAULT VMA): no page is faulted in, no
+ * counter moves.
+ */
+static void mlock2_onfault_populates_nothing(struct kunit *test)
 {
 	struct lrutest_stat before;
-	struct folio *folio;
 	unsigned long addr;
 	int i;
 
@@ -145,6 +166,24 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 				      "MLOCK_ONFAULT populated page %d", i);
 	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
 				  "mlock2(MLOCK_ONFAULT) before any fault");
+	lrutest_vm_end(test);
+}
+
+/*
+ * A write fault in a VM_LOCKONFAULT VMA: folio_add_lru_vma() adds the new
+ * folio with mlock_new_folio(), mlocked and culled once the batch drains;
+ * no other page is faulted in.
+ */
+static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct folio *folio;
+	unsigned long addr;
+	int i;
+
+	addr = lrutest_mmap_anon(test, NPAGES, false);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT), 0L);
+	lrutest_stat(&before);
 
 	lrutest_touch(test, addr + LEN(3));
 	lrutest_drain();
@@ -160,6 +199,27 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 				  &(struct lrutest_stat){
 					.nr_mlock = 1, .mlocked = 1, .culled = 1 },
 				  "one fault after MLOCK_ONFAULT");
+	lrutest_vm_end(test);
+}
+
+/*
+ * munlock() of a VM_LOCKONFAULT VMA with one page faulted in: mlock_fixup()
+ * clears both flags and uncharges locked_vm, and mlock_vma_pages_range()
+ * rescues the one folio it finds.
+ */
+static void munlock_of_an_onfault_vma_rescues_the_faulted_folio(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct folio *folio;
+	unsigned long addr;
+
+	addr = lrutest_mmap_anon(test, NPAGES, false);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT), 0L);
+	lrutest_touch(test, addr + LEN(3));
+	lrutest_drain();
+	folio = lrutest_folio_at(test, addr + LEN(3));
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
 	lrutest_expect_rescued(test, folio, false, "after munlock");
@@ -168,28 +228,24 @@ static void mlock2_onfault_locks_only_the_faulted_folio(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
-					.mlocked = 1, .culled = 1, .munlocked = 1,
-					.rescued = 1 },
+					.nr_mlock = -1, .munlocked = 1, .rescued = 1 },
 				  "munlock of the VM_LOCKONFAULT VMA");
 	lrutest_vm_end(test);
 }
 
 /*
- * mlock() of the middle of a VMA splits it in three and locks the middle
- * folios only; munlock() of the same range merges the VMA back.
+ * mlock() of pages 2 to 5 of a VMA: mlock_fixup() -> vma_modify_flags()
+ * splits the VMA at both ends of the range, only the middle VMA gets
+ * VM_LOCKED, and locked_vm is charged for it alone.
  */
-static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
+static void mlock_of_the_middle_splits_the_vma_in_three(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
-	struct lrutest_stat before;
 	unsigned long addr, start, end;
-	int maps, i;
+	int maps;
 
-	addr = lrutest_mmap_anon(test, NPAGES, true);
-	lrutest_drain();
-	get_folios(test, addr, NPAGES, folios);
+	addr = map_populated(test, folios);
 	maps = lrutest_map_count();
-	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr + LEN(2), LEN(4), 0), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_map_count(), maps + 2);
@@ -200,6 +256,24 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, lrutest_vma_flags(addr + LEN(2)) & VM_LOCKED);
 	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr + LEN(6)) & VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 4UL);
+	lrutest_vm_end(test);
+}
+
+/*
+ * mlock() of pages 2 to 5: mlock_vma_pages_range() walks the middle VMA
+ * only, so its four folios are mlocked and the others stay evictable.
+ */
+static void mlock_of_the_middle_locks_only_its_folios(struct kunit *test)
+{
+	struct folio *folios[NPAGES];
+	struct lrutest_stat before;
+	unsigned long addr;
+	int i;
+
+	addr = map_populated(test, folios);
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr + LEN(2), LEN(4), 0), 0L);
 	for (i = 0; i < NPAGES; i++) {
 		if (i >= 2 && i < 6)
 			lrutest_expect_mlocked(test, folios[i], 1, "inside the range");
@@ -212,6 +286,35 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 				  &(struct lrutest_stat){
 					.nr_mlock = 4, .mlocked = 4, .culled = 4 },
 				  "mlock of 4 middle pages");
+	lrutest_vm_end(test);
+}
+
+/*
+ * map_populated()'s pages with pages 2 to 5 mlock()ed, three VMAs; @maps
+ * set to the mm's VMAs before the mlock.
+ */
+static unsigned long lock_the_middle(struct kunit *test, struct folio **folios, int *maps)
+{
+	unsigned long addr = map_populated(test, folios);
+
+	*maps = lrutest_map_count();
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr + LEN(2), LEN(4), 0), 0L);
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_map_count(), *maps + 2, "set up: the VMA split");
+	return addr;
+}
+
+/*
+ * munlock() of the locked middle: mlock_fixup() clears VM_LOCKED, and
+ * vma_modify_flags() merges the middle VMA with both neighbours, now alike,
+ * back into the one VMA of the mapping.
+ */
+static void munlock_of_the_middle_merges_the_vmas(struct kunit *test)
+{
+	struct folio *folios[NPAGES];
+	unsigned long addr, start, end;
+	int maps;
+
+	addr = lock_the_middle(test, folios, &maps);
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr + LEN(2), LEN(4)), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_map_count(), maps);
@@ -219,128 +322,267 @@ static void mlock_middle_splits_vma_and_munlock_merges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, start, addr);
 	KUNIT_EXPECT_EQ(test, end, addr + LEN(NPAGES));
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
-	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after munlock");
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.mlocked = 4, .culled = 4, .munlocked = 4,
-					.rescued = 4 },
-				  "munlock of the 4 middle pages");
 	lrutest_vm_end(test);
 }
 
 /*
- * mlock() of a range that is already locked, or partly locked, locks only
- * what was not: mlock_count, locked_vm and the counters must not drift.
+ * munlock() of the locked middle rescues its four folios; the other four,
+ * never locked, stay evictable.
  */
-static void mlock_locked_range_again_changes_nothing(struct kunit *test)
+static void munlock_of_the_middle_rescues_its_folios(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
 	struct lrutest_stat before;
-	const struct lrutest_stat locked = {
-		.nr_mlock = NPAGES, .mlocked = NPAGES, .culled = NPAGES,
-	};
+	unsigned long addr;
+	int maps;
+
+	addr = lock_the_middle(test, folios, &maps);
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, ksys_munlock(addr + LEN(2), LEN(4)), 0L);
+	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after munlock");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = -4, .munlocked = 4, .rescued = 4 },
+				  "munlock of the 4 middle pages");
+	lrutest_vm_end(test);
+}
+
+/* NPAGES mlocked pages, each folio mlocked once, with their counters. */
+static const struct lrutest_stat locked_all = {
+	.nr_mlock = NPAGES, .mlocked = NPAGES, .culled = NPAGES,
+};
+
+/*
+ * mlock() of a range partly locked already: apply_vma_lock_flags() calls
+ * mlock_fixup() on each VMA of the range, which leaves a VMA that is
+ * VM_LOCKED alone ("mlocking twice would be wrong") and locks the rest, so
+ * each page is charged and mlocked once.
+ */
+static void overlapping_mlocks_lock_each_page_once(struct kunit *test)
+{
+	struct folio *folios[NPAGES];
+	struct lrutest_stat before;
 	unsigned long addr;
 
-	addr = lrutest_mmap_anon(test, NPAGES, true);
-	lrutest_drain();
-	get_folios(test, addr, NPAGES, folios);
+	addr = map_populated(test, folios);
 	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(4), 0), 0L);
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr + LEN(2), LEN(NPAGES - 2), 0), 0L);
 	expect_all_mlocked(test, folios, NPAGES, 1, 1, "overlapping mlocks");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
-	lrutest_expect_stat_delta(test, &before, &locked, "overlapping mlocks");
-
-	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
-	expect_all_mlocked(test, folios, NPAGES, 1, 1, "mlock of a locked range");
-	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
-	lrutest_expect_stat_delta(test, &before, &locked, "mlock of a locked range");
-
-	/* Locked to locked-on-fault and back: a flags change, no new mlock. */
-	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), MLOCK_ONFAULT), 0L);
-	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK,
-			(vm_flags_t)(VM_LOCKED | VM_LOCKONFAULT));
-	expect_all_mlocked(test, folios, NPAGES, 1, 1, "relocked on fault");
-	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
-	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
-	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK,
-			(vm_flags_t)VM_LOCKED);
-	expect_all_mlocked(test, folios, NPAGES, 1, 1, "relocked at once");
-	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
-	lrutest_expect_stat_delta(test, &before, &locked, "flags changes of a locked range");
-
-	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after one munlock");
-	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	lrutest_expect_stat_delta(test, &before, &locked_all, "overlapping mlocks");
 	lrutest_vm_end(test);
 }
 
-/*
- * A shmem folio mapped in two locked VMAs is mlocked twice: the first
- * munlock leaves it unevictable, the second rescues it to an anon list
- * (shmem is swap-backed).
- */
-static void shmem_folio_in_two_locked_vmas_needs_both_munlocked(struct kunit *test)
+/* overlapping_mlocks_lock_each_page_once()'s locked range. */
+static unsigned long lock_overlapping(struct kunit *test, struct folio **folios)
 {
-	const int pages = 4;
-	struct folio *folios[4], *other;
+	unsigned long addr = map_populated(test, folios);
+
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(4), 0), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr + LEN(2), LEN(NPAGES - 2), 0), 0L);
+	return addr;
+}
+
+/*
+ * The mlock2() calls of the whole locked range, in turn: each row's call is
+ * made after the calls of the rows before it (made as its set up).
+ */
+struct relock_row {
+	const char *desc;
+	int flags;		/* of mlock2() */
+	vm_flags_t vma;		/* VM_LOCKED_MASK of the VMA after it */
+};
+
+static const struct relock_row relock_rows[] = {
+	{ "mlock() of the locked range", 0, VM_LOCKED },
+	{ "mlock2(MLOCK_ONFAULT) of the locked range", MLOCK_ONFAULT,
+	  VM_LOCKED | VM_LOCKONFAULT },
+	{ "mlock() of the range locked on fault", 0, VM_LOCKED },
+};
+
+KUNIT_ARRAY_PARAM_DESC(relock, relock_rows, desc);
+
+/*
+ * mlock2() of a range that is all locked already, at once or on fault:
+ * mlock_fixup() finds the flags unchanged, or VM_LOCKED before and after
+ * and only sets the new ones; either way it neither charges locked_vm nor
+ * calls mlock_vma_pages_range(), and the populate finds every page present,
+ * so mlock_count and the counters do not drift.
+ */
+static void mlock_of_a_locked_range_changes_only_its_flags(struct kunit *test)
+{
+	const struct relock_row *row = test->param_value, *r;
+	struct folio *folios[NPAGES];
 	struct lrutest_stat before;
-	unsigned long a, b;
+	unsigned long addr;
+
+	addr = lock_overlapping(test, folios);
+	for (r = relock_rows; r < row; r++)
+		KUNIT_ASSERT_EQ_MSG(test, ksys_mlock2(addr, LEN(NPAGES), r->flags), 0L,
+				    "set up: %s", r->desc);
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), row->flags), 0L);
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, row->vma);
+	expect_all_mlocked(test, folios, NPAGES, 1, 1, row->desc);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){}, row->desc);
+	lrutest_vm_end(test);
+}
+
+/* lock_overlapping()'s range, then every call of relock_rows[] in turn. */
+static unsigned long lock_over_and_over(struct kunit *test, struct folio **folios)
+{
+	unsigned long addr = lock_overlapping(test, folios);
 	int i;
 
-	lrutest_shmem_mapped_twice(test, pages, &a, &b);
-	get_folios(test, a, pages, folios);
-	for (i = 0; i < pages; i++) {
-		other = lrutest_folio_at(test, b + LEN(i));
+	for (i = 0; i < ARRAY_SIZE(relock_rows); i++)
+		KUNIT_ASSERT_EQ_MSG(test, ksys_mlock2(addr, LEN(NPAGES), relock_rows[i].flags),
+				    0L, "set up: %s", relock_rows[i].desc);
+	return addr;
+}
+
+#define SHMEM_PAGES	4
+
+/*
+ * A SHMEM_PAGES tmpfs file mapped shared at @a and @b, populated: its
+ * folios, each mapped by both.
+ */
+static void map_shmem_twice(struct kunit *test, struct folio **folios,
+			    unsigned long *a, unsigned long *b)
+{
+	struct folio *other;
+	int i;
+
+	lrutest_shmem_mapped_twice(test, SHMEM_PAGES, a, b);
+	get_folios(test, *a, SHMEM_PAGES, folios);
+	for (i = 0; i < SHMEM_PAGES; i++) {
+		other = lrutest_folio_at(test, *b + LEN(i));
 		KUNIT_ASSERT_PTR_EQ_MSG(test, other, folios[i],
 					"page %d: the two mappings differ", i);
 		kunit_release_action(test, lrutest_folio_put_action, other);
 	}
+}
+
+/* map_shmem_twice()'s file, mlock()ed in both mappings. */
+static void lock_shmem_twice(struct kunit *test, struct folio **folios,
+			     unsigned long *a, unsigned long *b)
+{
+	map_shmem_twice(test, folios, a, b);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(*a, LEN(SHMEM_PAGES), 0), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(*b, LEN(SHMEM_PAGES), 0), 0L);
+}
+
+/*
+ * A shmem folio mapped in two VMAs, both mlock()ed: mlock_folio() culls it
+ * at the first and raises mlock_count at the second, so it is mlocked
+ * twice but counted once.
+ */
+static void mlock_of_both_vmas_of_a_shmem_folio_counts_two_mlocks(struct kunit *test)
+{
+	struct folio *folios[SHMEM_PAGES];
+	struct lrutest_stat before;
+	unsigned long a, b;
+
+	map_shmem_twice(test, folios, &a, &b);
 	lrutest_expect_evictable(test, folios[0], false, "shmem before mlock");
 	lrutest_stat(&before);
 
-	KUNIT_ASSERT_EQ(test, ksys_mlock2(a, LEN(pages), 0), 0L);
-	KUNIT_ASSERT_EQ(test, ksys_mlock2(b, LEN(pages), 0), 0L);
-	expect_all_mlocked(test, folios, pages, 2, 2, "locked in both VMAs");
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(a, LEN(SHMEM_PAGES), 0), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(b, LEN(SHMEM_PAGES), 0), 0L);
+	expect_all_mlocked(test, folios, SHMEM_PAGES, 2, 2, "locked in both VMAs");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
-					.nr_mlock = pages, .mlocked = pages,
-					.culled = pages },
+					.nr_mlock = SHMEM_PAGES, .mlocked = SHMEM_PAGES,
+					.culled = SHMEM_PAGES },
 				  "mlock of both VMAs");
-
-	KUNIT_ASSERT_EQ(test, ksys_munlock(a, LEN(pages)), 0L);
-	expect_all_mlocked(test, folios, pages, 2, 1, "still locked in the second VMA");
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.nr_mlock = pages, .mlocked = pages,
-					.culled = pages },
-				  "munlock of the first VMA");
-
-	KUNIT_ASSERT_EQ(test, ksys_munlock(b, LEN(pages)), 0L);
-	expect_all_evictable(test, folios, pages, 2, false, true, "unlocked in both VMAs");
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.mlocked = pages, .culled = pages,
-					.munlocked = pages, .rescued = pages },
-				  "munlock of both VMAs");
 	lrutest_vm_end(test);
 }
 
 /*
- * mlock() of a shared mapping of a page-cache file (a RAM disk) culls its
- * folios from the file LRU; munlock() rescues them back to a file list.
+ * munlock() of one of the two locked VMAs: __munlock_folio() lowers
+ * mlock_count to 1 and leaves the folio mlocked and unevictable; no
+ * counter moves.
  */
-static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *test)
+static void munlock_of_one_of_two_vmas_keeps_the_shmem_folio_mlocked(struct kunit *test)
 {
-	struct folio *folios[NPAGES];
+	struct folio *folios[SHMEM_PAGES];
 	struct lrutest_stat before;
+	unsigned long a, b;
+
+	lock_shmem_twice(test, folios, &a, &b);
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, ksys_munlock(a, LEN(SHMEM_PAGES)), 0L);
+	expect_all_mlocked(test, folios, SHMEM_PAGES, 2, 1, "still locked in the second VMA");
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
+				  "munlock of the first VMA");
+	lrutest_vm_end(test);
+}
+
+/*
+ * munlock() of the second locked VMA takes mlock_count to 0: the folio is
+ * munlocked and rescued to an anon list (shmem is swap-backed).
+ */
+static void munlock_of_the_second_vma_rescues_the_shmem_folio(struct kunit *test)
+{
+	struct folio *folios[SHMEM_PAGES];
+	struct lrutest_stat before;
+	unsigned long a, b;
+
+	lock_shmem_twice(test, folios, &a, &b);
+	KUNIT_ASSERT_EQ(test, ksys_munlock(a, LEN(SHMEM_PAGES)), 0L);
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, ksys_munlock(b, LEN(SHMEM_PAGES)), 0L);
+	expect_all_evictable(test, folios, SHMEM_PAGES, 2, false, true,
+			     "unlocked in both VMAs");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = -SHMEM_PAGES, .munlocked = SHMEM_PAGES,
+					.rescued = SHMEM_PAGES },
+				  "munlock of the second VMA");
+	lrutest_vm_end(test);
+}
+
+/*
+ * NPAGES pages of a shared mapping of a page-cache file (a RAM disk),
+ * populated, this CPU's batches drained: their folios.
+ */
+static unsigned long map_shared_page_cache(struct kunit *test, struct folio **folios)
+{
 	unsigned long addr;
 
 	addr = lrutest_mmap(test, lrutest_pagecache_file(test), NPAGES,
 			    MAP_SHARED | MAP_POPULATE);
 	lrutest_drain();
 	get_folios(test, addr, NPAGES, folios);
+	return addr;
+}
+
+/* map_shared_page_cache()'s pages, mlock()ed. */
+static unsigned long lock_shared_page_cache(struct kunit *test, struct folio **folios)
+{
+	unsigned long addr = map_shared_page_cache(test, folios);
+
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
+	return addr;
+}
+
+/*
+ * mlock() of a shared mapping of page cache: mlock_vma_pages_range()
+ * mlocks each folio and culls it from the file LRU, as it does anon ones.
+ */
+static void mlock_of_shared_page_cache_culls_it_from_the_file_lru(struct kunit *test)
+{
+	struct folio *folios[NPAGES];
+	struct lrutest_stat before;
+	unsigned long addr;
+
+	addr = map_shared_page_cache(test, folios);
 	KUNIT_EXPECT_FALSE(test, folio_test_swapbacked(folios[0]));
 	expect_all_evictable(test, folios, NPAGES, 1, true, false, "page cache before mlock");
 	lrutest_stat(&before);
@@ -352,15 +594,28 @@ static void mlock_pagecache_file_culls_then_rescues_to_file_list(struct kunit *t
 					.nr_mlock = NPAGES, .mlocked = NPAGES,
 					.culled = NPAGES },
 				  "mlock of a page-cache mapping");
-
-	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, 1, true, true, "page cache after munlock");
-	lrutest_expect_stat_delta(test, &before,
-				  &(struct lrutest_stat){
-					.mlocked = NPAGES, .culled = NPAGES,
-					.munlocked = NPAGES, .rescued = NPAGES },
-				  "mlock then munlock of a page-cache mapping");
 	lrutest_vm_end(test);
+}
+
+/*
+ * NPAGES pages of a private mapping of a page-cache file, mlock()ed
+ * read-only: mlock()'s populate maps the page-cache folios themselves, each
+ * mlocked; @cache set to them.
+ */
+static unsigned long lock_private_file_read_only(struct kunit *test, struct folio **cache)
+{
+	unsigned long addr;
+	int i;
+
+	addr = lrutest_mmap(test, lrutest_pagecache_file(test), NPAGES, MAP_PRIVATE);
+	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(addr, LEN(NPAGES), PROT_READ, -1), 0L);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
+	get_folios(test, addr, NPAGES, cache);
+	for (i = 0; i < NPAGES; i++)
+		KUNIT_ASSERT_FALSE_MSG(test, folio_test_anon(cache[i]),
+				       "set up: page %d already copied", i);
+	expect_all_mlocked(test, cache, NPAGES, 1, 1, "page cache locked read-only");
+	return addr;
 }
 
 /*
@@ -379,15 +634,7 @@ static void mprotect_write_of_locked_private_file_moves_mlock_to_copies(struct k
 	unsigned long addr;
 	int i;
 
-	addr = lrutest_mmap(test, lrutest_pagecache_file(test), NPAGES, MAP_PRIVATE);
-	/* Read-only, mlock()'s populate maps the page-cache folios themselves. */
-	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(addr, LEN(NPAGES), PROT_READ, -1), 0L);
-	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
-	get_folios(test, addr, NPAGES, cache);
-	for (i = 0; i < NPAGES; i++)
-		KUNIT_ASSERT_FALSE_MSG(test, folio_test_anon(cache[i]),
-				       "set up: page %d already copied", i);
-	expect_all_mlocked(test, cache, NPAGES, 1, 1, "page cache locked read-only");
+	addr = lock_private_file_read_only(test, cache);
 	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(addr, LEN(NPAGES), PROT_READ | PROT_WRITE, -1),
@@ -415,15 +662,10 @@ static void mprotect_of_locked_range_keeps_it_locked(struct kunit *test)
 {
 	struct folio *folios[NPAGES];
 	struct lrutest_stat before;
-	const struct lrutest_stat locked = {
-		.nr_mlock = NPAGES, .mlocked = NPAGES, .culled = NPAGES,
-	};
 	unsigned long addr;
 	int maps, i;
 
-	addr = lrutest_mmap_anon(test, NPAGES, true);
-	lrutest_drain();
-	get_folios(test, addr, NPAGES, folios);
+	addr = map_populated(test, folios);
 	lrutest_stat(&before);
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(NPAGES), 0), 0L);
 	maps = lrutest_map_count();
@@ -435,11 +677,17 @@ static void mprotect_of_locked_range_keeps_it_locked(struct kunit *test)
 				      "page %d lost VM_LOCKED", i);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES);
 	expect_all_mlocked(test, folios, NPAGES, 1, 1, "after mprotect");
-	lrutest_expect_stat_delta(test, &before, &locked, "mprotect of a locked range");
-
-	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after munlock");
+	lrutest_expect_stat_delta(test, &before, &locked_all, "mprotect of a locked range");
 	lrutest_vm_end(test);
+}
+
+/* lock_populated()'s range split in three by mprotect() of its middle. */
+static unsigned long lock_split_by_mprotect(struct kunit *test, struct folio **folios)
+{
+	unsigned long addr = lock_populated(test, folios);
+
+	KUNIT_ASSERT_EQ(test, do_mprotect_pkey(addr + LEN(2), LEN(2), PROT_READ, -1), 0L);
+	return addr;
 }
 
 /* mremap() growing a locked VMA locks and populates the new pages. */
@@ -470,10 +718,22 @@ static void mremap_grow_of_locked_vma_locks_new_pages(struct kunit *test)
 					.nr_mlock = NPAGES, .mlocked = NPAGES,
 					.culled = NPAGES },
 				  "mlock then mremap grow");
-
-	KUNIT_ASSERT_EQ(test, ksys_munlock(new_addr, LEN(NPAGES)), 0L);
-	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after munlock");
 	lrutest_vm_end(test);
+}
+
+/* mremap_grow_of_locked_vma_locks_new_pages()'s grown VMA: its address. */
+static unsigned long lock_grown_by_mremap(struct kunit *test, struct folio **folios)
+{
+	unsigned long addr = lrutest_mmap_anon(test, 4, true);
+	long ret;
+
+	lrutest_drain();
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, LEN(4), 0), 0L);
+	ret = ksys_mremap(addr, LEN(4), LEN(NPAGES), MREMAP_MAYMOVE, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_VALUE(ret), "set up: mremap: %ld", ret);
+	lrutest_drain();
+	get_folios(test, ret, NPAGES, folios);
+	return ret;
 }
 
 /* One populated anon page, mlock()ed: its folio, a reference held. */
@@ -490,6 +750,32 @@ static struct folio *lock_one_page(struct kunit *test, unsigned long *addr)
 }
 
 /*
+ * lock_one_page()'s folio isolated to @list by isolate_folio_to_list(), the
+ * case's own reference dropped: held by its mapping and the isolation only.
+ */
+static struct folio *isolate_locked_page(struct kunit *test, struct list_head *list,
+					 unsigned long *addr)
+{
+	struct folio *folio = lock_one_page(test, addr);
+
+	KUNIT_ASSERT_TRUE(test, isolate_folio_to_list(folio, list));
+	kunit_release_action(test, lrutest_folio_put_action, folio);
+	return folio;
+}
+
+/* migrate_pages() of @list as compaction runs it, to any node: its return. */
+static int migrate_list(struct list_head *list, unsigned int *nr)
+{
+	struct migration_target_control mtc = {
+		.nid = NUMA_NO_NODE,
+		.gfp_mask = GFP_HIGHUSER_MOVABLE,
+	};
+
+	return migrate_pages(list, alloc_migration_target, NULL, (unsigned long)&mtc,
+			     MIGRATE_SYNC, MR_COMPACTION, nr);
+}
+
+/*
  * unevictable-lru.rst, "Migrating MLOCKED Pages": the mlock follows the
  * mapping.  Run through the kernel's migrate_pages() of an isolated folio,
  * as compaction does, the counters add up so: the unmap munlocks the old
@@ -503,10 +789,6 @@ static struct folio *lock_one_page(struct kunit *test, unsigned long *addr)
  */
 static void migration_of_a_locked_folio_keeps_it_mlocked(struct kunit *test)
 {
-	struct migration_target_control mtc = {
-		.nid = NUMA_NO_NODE,
-		.gfp_mask = GFP_HIGHUSER_MOVABLE,
-	};
 	struct lrutest_stat before;
 	struct folio *old, *new;
 	struct list_head *list;
@@ -516,14 +798,10 @@ static void migration_of_a_locked_folio_keeps_it_mlocked(struct kunit *test)
 	if (!IS_ENABLED(CONFIG_MIGRATION))
 		kunit_skip(test, "CONFIG_MIGRATION is off: no page migration");
 	list = lrutest_migrate_list(test);
-	old = lock_one_page(test, &addr);
-	KUNIT_ASSERT_TRUE(test, isolate_folio_to_list(old, list));
-	kunit_release_action(test, lrutest_folio_put_action, old);
+	old = isolate_locked_page(test, list, &addr);
 	lrutest_stat(&before);
 
-	KUNIT_EXPECT_EQ(test, migrate_pages(list, alloc_migration_target, NULL,
-					    (unsigned long)&mtc, MIGRATE_SYNC,
-					    MR_COMPACTION, &nr), 0);
+	KUNIT_EXPECT_EQ(test, migrate_list(list, &nr), 0);
 	KUNIT_EXPECT_EQ(test, nr, 1U);
 	KUNIT_EXPECT_TRUE(test, list_empty(list));
 	new = lrutest_folio_at(test, addr);
@@ -546,7 +824,9 @@ static void migration_of_a_locked_folio_keeps_it_mlocked(struct kunit *test)
  * still mlocked and unevictable: migration, not isolation, moves the mlock
  * (migration_of_a_locked_folio_keeps_it_mlocked()).  The isolation holds a
  * reference of its own, the folio's only one besides its mapping's; no
- * counter moves.
+ * counter moves.  The folio goes back on the LRU before the mm goes: its
+ * munlock and free then happen within the case, and the counters have
+ * settled when the next begins.
  */
 static void compaction_isolates_a_locked_folio(struct kunit *test)
 {
@@ -575,10 +855,6 @@ static void compaction_isolates_a_locked_folio(struct kunit *test)
 	lrutest_expect_refs(test, folio, 1, 1, "isolated");
 	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
 				  "compaction's isolation of a locked folio");
-	/*
-	 * Back on the LRU before the mm goes: its munlock and free then happen
-	 * within the case, and the counters have settled when the next begins.
-	 */
 	kunit_release_action(test, lrutest_putback_movable_action, list);
 	lrutest_vm_end(test);
 }
@@ -670,20 +946,13 @@ static void locked_prot_none_range_is_locked_and_empty(struct kunit *test)
 }
 
 /*
- * unevictable-lru.rst: mlocked pages are noticed "when a VM_LOCKED stack
- * segment is expanded".  find_extend_vma_locked(), the expansion
- * create_elf_tables() makes below the stack, grows a VM_GROWSDOWN VMA one
- * page down: expand_downwards() charges the page to locked_vm and, the VMA
- * being VM_LOCKED, populate_vma_page_range() faults it in mlocked at once.
- * The stack VMA sits at the top of a hole larger than stack_guard_gap.
+ * A one-page VM_GROWSDOWN | VM_LOCKED VMA at the top of a hole larger than
+ * stack_guard_gap: its address.
  */
-static void locked_stack_expansion_charges_and_mlocks_the_new_page(struct kunit *test)
+static unsigned long map_locked_stack(struct kunit *test)
 {
 	const int hole = 2 * (SZ_1M >> PAGE_SHIFT);
-	struct vm_area_struct *vma;
-	struct lrutest_stat before;
-	unsigned long addr, start;
-	struct folio *folio;
+	unsigned long addr;
 
 	addr = lrutest_mmap_anon(test, hole + 1, false);
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr, LEN(hole)), 0);
@@ -693,6 +962,24 @@ static void locked_stack_expansion_charges_and_mlocks_the_new_page(struct kunit 
 					    MAP_GROWSDOWN | MAP_LOCKED, 0), addr);
 	KUNIT_ASSERT_EQ(test, lrutest_vma_flags(addr) & (VM_GROWSDOWN | VM_LOCKED),
 			(vm_flags_t)(VM_GROWSDOWN | VM_LOCKED));
+	return addr;
+}
+
+/*
+ * unevictable-lru.rst: mlocked pages are noticed "when a VM_LOCKED stack
+ * segment is expanded".  find_extend_vma_locked(), the expansion
+ * create_elf_tables() makes below the stack, grows a VM_GROWSDOWN VMA one
+ * page down: expand_downwards() charges the page to locked_vm and, the VMA
+ * being VM_LOCKED, populate_vma_page_range() faults it in mlocked at once.
+ */
+static void locked_stack_expansion_charges_and_mlocks_the_new_page(struct kunit *test)
+{
+	struct vm_area_struct *vma;
+	struct lrutest_stat before;
+	unsigned long addr, start;
+	struct folio *folio;
+
+	addr = map_locked_stack(test);
 	lrutest_stat(&before);
 
 	mmap_write_lock(current->mm);
@@ -865,6 +1152,21 @@ static void expect_layout(struct kunit *test, unsigned long addr,
 	}
 }
 
+/* map_populated()'s pages laid out by @row's set up, drained: their address. */
+static unsigned long layout_set_up(struct kunit *test, const struct layout_row *row,
+				   struct folio **folios)
+{
+	unsigned long addr = map_populated(test, folios);
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(row->pre) && row->pre[i].op != OP_NONE; i++)
+		KUNIT_ASSERT_EQ_MSG(test, layout_do(addr, &row->pre[i]), 0L, "set up step %d", i);
+	/* The set up's munmap leaves its munlocks in this CPU's mlock batch (7.3). */
+	lrutest_drain();
+	expect_layout(test, addr, folios, row, row->pre_locked, "set up");
+	return addr;
+}
+
 static void mlock_and_munlock_over_vma_layouts(struct kunit *test)
 {
 	const struct layout_row *row = test->param_value;
@@ -873,16 +1175,8 @@ static void mlock_and_munlock_over_vma_layouts(struct kunit *test)
 	struct folio *folios[NPAGES];
 	struct lrutest_stat before;
 	unsigned long addr;
-	int i;
 
-	addr = lrutest_mmap_anon(test, NPAGES, true);
-	lrutest_drain();
-	get_folios(test, addr, NPAGES, folios);
-	for (i = 0; i < ARRAY_SIZE(row->pre) && row->pre[i].op != OP_NONE; i++)
-		KUNIT_ASSERT_EQ_MSG(test, layout_do(addr, &row->pre[i]), 0L, "set up step %d", i);
-	/* The set up's munmap leaves its munlocks in this CPU's mlock batch (7.3). */
-	lrutest_drain();
-	expect_layout(test, addr, folios, row, row->pre_locked, "set up");
+	addr = layout_set_up(test, row, folios);
 	lrutest_stat(&before);
 
 	KUNIT_EXPECT_EQ(test, layout_do(addr, &row->call), row->ret);
@@ -901,17 +1195,79 @@ static void mlock_and_munlock_over_vma_layouts(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+struct munlock_row {
+	const char *desc;
+	/* Maps and locks NPAGES pages (each folio mlocked once): their address. */
+	unsigned long (*lock)(struct kunit *test, struct folio **folios);
+	bool file;		/* the folios belong on a file list */
+};
+
+static const struct munlock_row munlock_rows[] = {
+	{ "populated anon, mlock()ed", lock_populated, false },
+	{ "anon faulted in by mlock()", lock_unpopulated, false },
+	/* Not swap-backed: rescued to a file list. */
+	{ "shared page cache, mlock()ed", lock_shared_page_cache, true },
+	/* mlock_count stayed 1: one munlock() is enough. */
+	{ "populated anon, mlock()ed over and over", lock_over_and_over, false },
+	/* Three VMAs, each munlocked by its own mlock_fixup(). */
+	{ "a locked VMA split in three by mprotect()", lock_split_by_mprotect, false },
+	{ "a locked VMA grown by mremap()", lock_grown_by_mremap, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(munlock, munlock_rows, desc);
+
+/*
+ * munlock() of a range whose folios are each mlocked once, however the
+ * lock came: mlock_fixup() clears VM_LOCKED_MASK and uncharges locked_vm,
+ * and mlock_vma_pages_range() munlocks every folio (__munlock_folio():
+ * mlock_count 0, PG_mlocked cleared, NR_MLOCK back) and rescues it to an
+ * evictable list of its type, drained before munlock() returns.
+ */
+static void munlock_of_a_locked_range_rescues_every_folio(struct kunit *test)
+{
+	const struct munlock_row *row = test->param_value;
+	struct folio *folios[NPAGES];
+	struct lrutest_stat before;
+	unsigned long addr;
+	int i;
+
+	addr = row->lock(test, folios);
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
+	for (i = 0; i < NPAGES; i++)
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_vma_flags(addr + LEN(i)) & VM_LOCKED_MASK,
+				    (vm_flags_t)0, "VM_LOCKED_MASK of page %d", i);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	expect_all_evictable(test, folios, NPAGES, 1, row->file, true, "after munlock");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = -NPAGES, .munlocked = NPAGES,
+					.rescued = NPAGES },
+				  row->desc);
+	lrutest_vm_end(test);
+}
+
 static struct kunit_case mlock_vma_cases[] = {
-	KUNIT_CASE(mlock_populated_anon_culls_then_munlock_rescues),
+	KUNIT_CASE(mlock_of_populated_anon_culls_every_folio),
 	KUNIT_CASE(mlock_unpopulated_anon_faults_in_mlocked),
+	KUNIT_CASE(mlock2_onfault_populates_nothing),
 	KUNIT_CASE(mlock2_onfault_locks_only_the_faulted_folio),
-	KUNIT_CASE(mlock_middle_splits_vma_and_munlock_merges),
-	KUNIT_CASE(mlock_locked_range_again_changes_nothing),
-	KUNIT_CASE(shmem_folio_in_two_locked_vmas_needs_both_munlocked),
-	KUNIT_CASE(mlock_pagecache_file_culls_then_rescues_to_file_list),
+	KUNIT_CASE(munlock_of_an_onfault_vma_rescues_the_faulted_folio),
+	KUNIT_CASE(mlock_of_the_middle_splits_the_vma_in_three),
+	KUNIT_CASE(mlock_of_the_middle_locks_only_its_folios),
+	KUNIT_CASE(munlock_of_the_middle_merges_the_vmas),
+	KUNIT_CASE(munlock_of_the_middle_rescues_its_folios),
+	KUNIT_CASE(overlapping_mlocks_lock_each_page_once),
+	KUNIT_CASE_PARAM(mlock_of_a_locked_range_changes_only_its_flags, relock_gen_params),
+	KUNIT_CASE(mlock_of_both_vmas_of_a_shmem_folio_counts_two_mlocks),
+	KUNIT_CASE(munlock_of_one_of_two_vmas_keeps_the_shmem_folio_mlocked),
+	KUNIT_CASE(munlock_of_the_second_vma_rescues_the_shmem_folio),
+	KUNIT_CASE(mlock_of_shared_page_cache_culls_it_from_the_file_lru),
 	KUNIT_CASE(mprotect_of_locked_range_keeps_it_locked),
 	KUNIT_CASE(mprotect_write_of_locked_private_file_moves_mlock_to_copies),
 	KUNIT_CASE(mremap_grow_of_locked_vma_locks_new_pages),
+	KUNIT_CASE_PARAM(munlock_of_a_locked_range_rescues_every_folio, munlock_gen_params),
 	KUNIT_CASE(mremap_dontunmap_of_part_of_a_locked_vma_keeps_the_rest_locked),
 	KUNIT_CASE(migration_of_a_locked_folio_keeps_it_mlocked),
 	KUNIT_CASE(compaction_isolates_a_locked_folio),
