@@ -250,64 +250,137 @@ static long locked_ucount(void)
 
 /*
  * Without CAP_IPC_LOCK, SHM_LOCK is charged to the caller's ucounts against
- * RLIMIT_MEMLOCK: one page over the limit fails with ENOMEM and leaves the
- * mapping evictable and the charge unchanged; exactly at the limit it
- * succeeds.  IPC_RMID of the attached, locked segment keeps the lock until
- * the last detach, which destroys the segment: the charge is released
- * (user_shm_unlock()) and the folios freed.
+ * RLIMIT_MEMLOCK (user_shm_lock()).  The segment of these cases, touched.
  */
-static void shm_lock_rlimit_and_rmid(struct kunit *test)
-{
-	struct lrutest_cred *sc;
+struct rlimit_seg {
 	struct lrutest_shm *seg;
-	struct lrutest_stat a;
-	long base, shmem;
+	struct lrutest_stat before;	/* the counters before it existed */
+	long shmem;			/* NR_SHMEM then */
+	long base;			/* the caller's memlock charge, once touched */
+};
 
+static void rlimit_segment(struct kunit *test, struct rlimit_seg *r)
+{
 	lrutest_shm_user_mm(test);
 	lrutest_drain();
-	lrutest_stat(&a);
-	shmem = lrutest_node_state(NR_SHMEM);
-	seg = lrutest_shm_create(test, SHM_TEST_PAGES);
-	lrutest_shm_attach(test, seg);
-	lrutest_shm_touch(test, seg);
+	lrutest_stat(&r->before);
+	r->shmem = lrutest_node_state(NR_SHMEM);
+	r->seg = lrutest_shm_create(test, SHM_TEST_PAGES);
+	lrutest_shm_attach(test, r->seg);
+	lrutest_shm_touch(test, r->seg);
+	r->base = locked_ucount();
+}
 
-	base = locked_ucount();
-	sc = lrutest_drop_ipc_lock(test, base + SHM_TEST_PAGES - 1);
-	KUNIT_EXPECT_EQ_MSG(test, lrutest_shm_ctl(seg->id, SHM_LOCK), (long)-ENOMEM,
-			    "SHM_LOCK one page over RLIMIT_MEMLOCK");
-	KUNIT_EXPECT_FALSE_MSG(test, mapping_unevictable(seg->mapping),
-			       "failed SHM_LOCK made the mapping unevictable");
-	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base, "failed SHM_LOCK charged");
+/* rlimit_segment(), SHM_LOCKed by a caller without CAP_IPC_LOCK at its limit. */
+static void rlimit_locked_segment(struct kunit *test, struct rlimit_seg *r)
+{
+	struct lrutest_cred *sc;
+
+	rlimit_segment(test, r);
+	sc = lrutest_drop_ipc_lock(test, r->base + SHM_TEST_PAGES);
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_shm_ctl(r->seg->id, SHM_LOCK), 0L,
+			    "set up: SHM_LOCK at RLIMIT_MEMLOCK");
 	lrutest_restore_ipc_lock(test, sc);
+}
 
-	sc = lrutest_drop_ipc_lock(test, base + SHM_TEST_PAGES);
-	KUNIT_EXPECT_EQ_MSG(test, lrutest_shm_ctl(seg->id, SHM_LOCK), 0L,
+/*
+ * One page over the limit, user_shm_lock() takes its charge back and
+ * shmctl() fails with ENOMEM: the mapping stays evictable.
+ */
+static void shm_lock_one_page_over_rlimit_memlock_fails_uncharged(struct kunit *test)
+{
+	struct lrutest_cred *sc;
+	struct rlimit_seg r;
+
+	rlimit_segment(test, &r);
+	sc = lrutest_drop_ipc_lock(test, r.base + SHM_TEST_PAGES - 1);
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_shm_ctl(r.seg->id, SHM_LOCK), (long)-ENOMEM,
+			    "SHM_LOCK one page over RLIMIT_MEMLOCK");
+	KUNIT_EXPECT_FALSE_MSG(test, mapping_unevictable(r.seg->mapping),
+			       "failed SHM_LOCK made the mapping unevictable");
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), r.base, "failed SHM_LOCK charged");
+	lrutest_restore_ipc_lock(test, sc);
+	lrutest_shm_destroy(test, r.seg);
+}
+
+/* Exactly at the limit, SHM_LOCK succeeds and charges the segment's pages. */
+static void shm_lock_at_rlimit_memlock_charges_the_segment(struct kunit *test)
+{
+	struct lrutest_cred *sc;
+	struct rlimit_seg r;
+
+	rlimit_segment(test, &r);
+	sc = lrutest_drop_ipc_lock(test, r.base + SHM_TEST_PAGES);
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_shm_ctl(r.seg->id, SHM_LOCK), 0L,
 			    "SHM_LOCK at RLIMIT_MEMLOCK");
-	KUNIT_EXPECT_TRUE(test, mapping_unevictable(seg->mapping));
-	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base + SHM_TEST_PAGES,
+	KUNIT_EXPECT_TRUE(test, mapping_unevictable(r.seg->mapping));
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), r.base + SHM_TEST_PAGES,
 			    "SHM_LOCK charge");
-	/* Locking again is not charged twice. */
-	KUNIT_EXPECT_EQ(test, lrutest_shm_ctl(seg->id, SHM_LOCK), 0L);
-	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base + SHM_TEST_PAGES,
+	lrutest_restore_ipc_lock(test, sc);
+	lrutest_shm_destroy(test, r.seg);
+}
+
+/*
+ * SHM_LOCK of a segment locked already charges nothing: shmem_lock() calls
+ * user_shm_lock() only for a file it has not locked yet, so at the limit
+ * it succeeds.
+ */
+static void shm_lock_of_a_locked_segment_is_not_charged_again(struct kunit *test)
+{
+	struct lrutest_cred *sc;
+	struct rlimit_seg r;
+
+	rlimit_locked_segment(test, &r);
+	sc = lrutest_drop_ipc_lock(test, r.base + SHM_TEST_PAGES);
+	KUNIT_EXPECT_EQ(test, lrutest_shm_ctl(r.seg->id, SHM_LOCK), 0L);
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), r.base + SHM_TEST_PAGES,
 			    "second SHM_LOCK charge");
 	lrutest_restore_ipc_lock(test, sc);
+	lrutest_shm_destroy(test, r.seg);
+}
 
-	KUNIT_EXPECT_EQ_MSG(test, ksys_shmctl(seg->id, IPC_RMID, NULL, IPC_64), 0L, "IPC_RMID");
+/*
+ * IPC_RMID of the attached, locked segment only marks it for destruction
+ * at the last detach (do_shm_rmid(), SHM_DEST): the lock, its charge and
+ * the pages stay.
+ */
+static void shm_rmid_while_attached_keeps_the_lock_and_the_pages(struct kunit *test)
+{
+	struct rlimit_seg r;
+
+	rlimit_locked_segment(test, &r);
+	KUNIT_EXPECT_EQ_MSG(test, ksys_shmctl(r.seg->id, IPC_RMID, NULL, IPC_64), 0L,
+			    "IPC_RMID");
 	lrutest_flush_fput();
-	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base + SHM_TEST_PAGES,
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), r.base + SHM_TEST_PAGES,
 			    "IPC_RMID while attached released the lock");
-	KUNIT_EXPECT_TRUE_MSG(test, mapping_unevictable(seg->mapping),
+	KUNIT_EXPECT_TRUE_MSG(test, mapping_unevictable(r.seg->mapping),
 			      "IPC_RMID while attached unlocked the mapping");
-	KUNIT_EXPECT_EQ(test, seg->mapping->nrpages, (unsigned long)SHM_TEST_PAGES);
+	KUNIT_EXPECT_EQ(test, r.seg->mapping->nrpages, (unsigned long)SHM_TEST_PAGES);
+	lrutest_shm_destroy(test, r.seg);
+}
 
-	lrutest_shm_detach(test, seg);
+/*
+ * The last detach of a removed, locked segment destroys it (shm_close() ->
+ * shm_destroy()): shmem_lock() releases the charge (user_shm_unlock()) and
+ * the last fput() of the file frees the folios.
+ */
+static void shm_last_detach_after_rmid_releases_the_lock_and_the_pages(struct kunit *test)
+{
+	struct rlimit_seg r;
+
+	rlimit_locked_segment(test, &r);
+	KUNIT_ASSERT_EQ_MSG(test, ksys_shmctl(r.seg->id, IPC_RMID, NULL, IPC_64), 0L,
+			    "set up: IPC_RMID");
+	lrutest_flush_fput();
+	lrutest_shm_detach(test, r.seg);
 	lrutest_drain();
-	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base, "last detach: lock charge left");
-	KUNIT_EXPECT_EQ_MSG(test, lrutest_node_state(NR_SHMEM), shmem,
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), r.base, "last detach: lock charge left");
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_node_state(NR_SHMEM), r.shmem,
 			    "last detach: shmem pages left");
 	/* Made, locked, never culled, freed: every counter back. */
-	lrutest_expect_stat_delta(test, &a, SHM_DELTA(), "last detach");
-	lrutest_shm_destroy(test, seg);
+	lrutest_expect_stat_delta(test, &r.before, SHM_DELTA(), "last detach");
+	lrutest_shm_destroy(test, r.seg);
 }
 
 /*
@@ -498,7 +571,11 @@ static struct kunit_case shm_lock_cases[] = {
 	KUNIT_CASE(shm_lock_culls_on_reclaim_and_putback),
 	KUNIT_CASE(shm_pages_touched_after_shm_lock_are_culled_as_added),
 	KUNIT_CASE(shm_unlock_rescues_all),
-	KUNIT_CASE(shm_lock_rlimit_and_rmid),
+	KUNIT_CASE(shm_lock_one_page_over_rlimit_memlock_fails_uncharged),
+	KUNIT_CASE(shm_lock_at_rlimit_memlock_charges_the_segment),
+	KUNIT_CASE(shm_lock_of_a_locked_segment_is_not_charged_again),
+	KUNIT_CASE(shm_rmid_while_attached_keeps_the_lock_and_the_pages),
+	KUNIT_CASE(shm_last_detach_after_rmid_releases_the_lock_and_the_pages),
 	KUNIT_CASE_PARAM(shm_lock_in_a_child_user_namespace, userns_gen_params),
 	KUNIT_CASE(shm_lock_and_mlock_hold_independently),
 	KUNIT_CASE(shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages),
