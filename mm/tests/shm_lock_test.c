@@ -452,14 +452,16 @@ static void shm_lock_in_a_child_user_namespace(struct kunit *test)
  * mapping of it): SHM_UNLOCK leaves them unevictable while the VMA holds
  * them, and munmap of the VMA leaves them unevictable while SHM_LOCK does.
  * Only when both are gone are they rescued.
+ *
+ * The second mapping of @seg's file, MAP_SHARED | MAP_LOCKED: populated,
+ * each folio mlocked as the rmap maps it (mlock_vma_folio()).  A case that
+ * keeps it to its end ends with its mm (lrutest_mm_exit(): the mapping,
+ * the attach it counts as and its mlock go) and a drain of the munlocks.
  */
-static void shm_lock_and_mlock_hold_independently(struct kunit *test)
+static unsigned long shm_map_locked(struct kunit *test, struct lrutest_shm *seg)
 {
-	struct lrutest_shm *seg = locked_segment(test);
-	const long n = SHM_TEST_PAGES;
 	struct vm_area_struct *vma;
 	struct file *file = NULL;
-	struct lrutest_stat a;
 	unsigned long addr;
 
 	mmap_read_lock(current->mm);
@@ -468,21 +470,59 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 		file = get_file(vma->vm_file);
 	mmap_read_unlock(current->mm);
 	KUNIT_ASSERT_NOT_NULL(test, file);
-
-	lrutest_drain();
-	lrutest_stat(&a);
-	addr = vm_mmap(file, 0, n * PAGE_SIZE, PROT_READ | PROT_WRITE,
+	addr = vm_mmap(file, 0, seg->pages * PAGE_SIZE, PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_LOCKED, 0);
 	fput(file);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_VALUE(addr), "MAP_LOCKED mmap: %ld", (long)addr);
+	return addr;
+}
+
+/*
+ * The folios of a locked segment, not culled yet (locked_segment()), are
+ * moved by the mlock of the MAP_LOCKED mapping, once each.
+ */
+static void shm_locked_segment_mapped_locked_is_mlocked_and_culled_once(struct kunit *test)
+{
+	struct lrutest_shm *seg = locked_segment(test);
+	const long n = SHM_TEST_PAGES;
+	struct lrutest_stat a;
+
 	lrutest_drain();
-	/* Not culled yet (locked_segment()): mlock moves them, once each. */
+	lrutest_stat(&a);
+	shm_map_locked(test, seg);
+	lrutest_drain();
 	lrutest_expect_stat_delta(test, &a,
 				  SHM_DELTA(.nr_mlock = n, .mlocked = n, .culled = n,
 					    .unevictable = n, .anon = -n),
 				  "MAP_LOCKED");
 	expect_all_unevictable(test, seg, 2, true, "MAP_LOCKED");
+	lrutest_shm_destroy(test, seg);
+	lrutest_mm_exit(test);
+	lrutest_drain();
+}
 
+/* locked_segment(), mapped MAP_LOCKED at *@addr too, the batches drained. */
+static struct lrutest_shm *mlocked_segment(struct kunit *test, unsigned long *addr)
+{
+	struct lrutest_shm *seg = locked_segment(test);
+
+	*addr = shm_map_locked(test, seg);
+	lrutest_drain();
+	return seg;
+}
+
+/*
+ * SHM_UNLOCK of the mlocked segment: check_move_unevictable_folios() scans
+ * each folio but rescues none, mlocked folios not being folio_evictable().
+ */
+static void shm_unlock_of_an_mlocked_segment_rescues_nothing(struct kunit *test)
+{
+	const long n = SHM_TEST_PAGES;
+	struct lrutest_shm *seg;
+	struct lrutest_stat a;
+	unsigned long addr;
+
+	seg = mlocked_segment(test, &addr);
 	lrutest_drain();
 	lrutest_stat(&a);
 	KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_UNLOCK), 0L);
@@ -490,8 +530,35 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 				  "SHM_UNLOCK while mlocked");
 	KUNIT_EXPECT_FALSE(test, mapping_unevictable(seg->mapping));
 	expect_all_unevictable(test, seg, 2, true, "SHM_UNLOCK while mlocked");
+	lrutest_shm_destroy(test, seg);
+	lrutest_mm_exit(test);
+	lrutest_drain();
+}
 
+/* mlocked_segment(), SHM_UNLOCKed and SHM_LOCKed again. */
+static struct lrutest_shm *relocked_segment(struct kunit *test, unsigned long *addr)
+{
+	struct lrutest_shm *seg = mlocked_segment(test, addr);
+
+	lrutest_drain();
+	KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_UNLOCK), 0L);
 	KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_LOCK), 0L);
+	return seg;
+}
+
+/*
+ * munmap of the MAP_LOCKED mapping munlocks each folio, but
+ * __munlock_folio() leaves it unevictable: folio_evictable() is false
+ * while its mapping is locked.
+ */
+static void munmap_of_the_locked_vma_keeps_a_shm_locked_segment_unevictable(struct kunit *test)
+{
+	const long n = SHM_TEST_PAGES;
+	struct lrutest_shm *seg;
+	struct lrutest_stat a;
+	unsigned long addr;
+
+	seg = relocked_segment(test, &addr);
 	lrutest_drain();
 	lrutest_stat(&a);
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr, n * PAGE_SIZE), 0);
@@ -499,7 +566,19 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 	lrutest_expect_stat_delta(test, &a, SHM_DELTA(.nr_mlock = -n, .munlocked = n),
 				  "munmap while SHM_LOCKed");
 	expect_all_unevictable(test, seg, 1, false, "munmap while SHM_LOCKed");
+	lrutest_shm_destroy(test, seg);
+}
 
+/* With the mlock gone, the last SHM_UNLOCK rescues every folio. */
+static void shm_unlock_after_the_munlock_rescues_the_segment(struct kunit *test)
+{
+	const long n = SHM_TEST_PAGES;
+	struct lrutest_shm *seg;
+	struct lrutest_stat a;
+	unsigned long addr;
+
+	seg = relocked_segment(test, &addr);
+	KUNIT_ASSERT_EQ(test, vm_munmap(addr, n * PAGE_SIZE), 0);
 	lrutest_drain();
 	lrutest_stat(&a);
 	KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_UNLOCK), 0L);
@@ -577,7 +656,10 @@ static struct kunit_case shm_lock_cases[] = {
 	KUNIT_CASE(shm_rmid_while_attached_keeps_the_lock_and_the_pages),
 	KUNIT_CASE(shm_last_detach_after_rmid_releases_the_lock_and_the_pages),
 	KUNIT_CASE_PARAM(shm_lock_in_a_child_user_namespace, userns_gen_params),
-	KUNIT_CASE(shm_lock_and_mlock_hold_independently),
+	KUNIT_CASE(shm_locked_segment_mapped_locked_is_mlocked_and_culled_once),
+	KUNIT_CASE(shm_unlock_of_an_mlocked_segment_rescues_nothing),
+	KUNIT_CASE(munmap_of_the_locked_vma_keeps_a_shm_locked_segment_unevictable),
+	KUNIT_CASE(shm_unlock_after_the_munlock_rescues_the_segment),
 	KUNIT_CASE(shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages),
 	{}
 };
