@@ -594,31 +594,48 @@ static void shm_unlock_after_the_munlock_rescues_the_segment(struct kunit *test)
 /*
  * SHM_LOCK and SHM_UNLOCK of a large shmem folio (a PMD-sized one of a
  * tmpfs mounted huge=always): shmctl()'s shmem part, shmem_lock() and
- * shmem_unlock_mapping().  The lock moves nothing; a putback culls the
- * folio, counted in pages (PGCULLED and NR_UNEVICTABLE +HPAGE_PMD_NR); the
- * unlock's check_move_unevictable_folios() scans and rescues it, counted in
- * pages too (PGSCANNED, PGRESCUED +HPAGE_PMD_NR), back to an anon list.
+ * shmem_unlock_mapping().  The folio of these cases, on an anon list
+ * (its list in *@lru), the batches drained.
  */
-static void shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages(struct kunit *test)
+static struct folio *shm_large_folio(struct kunit *test, struct file **file, int *lru)
+{
+	struct folio *folio = lrutest_shmem_huge_folio(test, file);
+
+	lrutest_drain();
+	*lru = lrutest_locate(folio);
+	KUNIT_ASSERT_TRUE_MSG(test, *lru == LRU_INACTIVE_ANON || *lru == LRU_ACTIVE_ANON,
+			      "set up: on an anon list (%d)", *lru);
+	return folio;
+}
+
+/* The lock marks the mapping unevictable and moves nothing. */
+static void shm_lock_leaves_a_large_folio_on_its_list(struct kunit *test)
+{
+	struct folio *folio;
+	struct file *file;
+	int lru;
+
+	folio = shm_large_folio(test, &file, &lru);
+	lrutest_shmem_lock(test, file);
+	KUNIT_EXPECT_TRUE(test, mapping_unevictable(file->f_mapping));
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(folio), lru, "SHM_LOCK moved the folio");
+}
+
+/*
+ * A putback of the locked folio culls it (folio_putback_lru() ->
+ * lru_add()), counted in pages: PGCULLED and NR_UNEVICTABLE +HPAGE_PMD_NR.
+ */
+static void putback_of_a_shm_locked_large_folio_culls_it_by_pages(struct kunit *test)
 {
 	const long n = HPAGE_PMD_NR;
-	struct lrutest_shmem_lock *lock;
 	struct lrutest_stat before;
 	struct folio *folio;
 	struct file *file;
 	int lru;
 
-	folio = lrutest_shmem_huge_folio(test, &file);
-	lrutest_drain();
-	lru = lrutest_locate(folio);
-	KUNIT_ASSERT_TRUE_MSG(test, lru == LRU_INACTIVE_ANON || lru == LRU_ACTIVE_ANON,
-			      "set up: on an anon list (%d)", lru);
-
+	folio = shm_large_folio(test, &file, &lru);
 	lrutest_stat(&before);
-	lock = lrutest_shmem_lock(test, file);
-	KUNIT_EXPECT_TRUE(test, mapping_unevictable(file->f_mapping));
-	KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(folio), lru, "SHM_LOCK moved the folio");
-
+	lrutest_shmem_lock(test, file);
 	lrutest_isolate(test, folio);
 	lrutest_putback(test, folio);
 	lrutest_drain();
@@ -628,7 +645,42 @@ static void shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages(struct kuni
 	lrutest_expect_stat_delta(test, &before,
 				  SHM_DELTA(.culled = n, .unevictable = n, .anon = -n),
 				  "putback of a locked large folio");
+}
 
+/*
+ * shm_large_folio(), locked (the counters in @before just before) and
+ * culled by a putback.
+ */
+static struct folio *shm_culled_large_folio(struct kunit *test, struct lrutest_stat *before,
+					    struct lrutest_shmem_lock **lock)
+{
+	struct folio *folio;
+	struct file *file;
+	int lru;
+
+	folio = shm_large_folio(test, &file, &lru);
+	lrutest_stat(before);
+	*lock = lrutest_shmem_lock(test, file);
+	lrutest_isolate(test, folio);
+	lrutest_putback(test, folio);
+	lrutest_drain();
+	return folio;
+}
+
+/*
+ * The unlock's check_move_unevictable_folios() scans and rescues the
+ * culled folio, counted in pages too (PGSCANNED, PGRESCUED +HPAGE_PMD_NR),
+ * back to an anon list.
+ */
+static void shm_unlock_rescues_a_culled_large_folio_by_pages(struct kunit *test)
+{
+	const long n = HPAGE_PMD_NR;
+	struct lrutest_shmem_lock *lock;
+	struct lrutest_stat before;
+	struct folio *folio;
+	int lru;
+
+	folio = shm_culled_large_folio(test, &before, &lock);
 	lrutest_shmem_unlock(test, lock);
 	lru = lrutest_locate(folio);
 	KUNIT_EXPECT_TRUE_MSG(test, lru == LRU_INACTIVE_ANON || lru == LRU_ACTIVE_ANON,
@@ -640,7 +692,17 @@ static void shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages(struct kuni
 				  "SHM_UNLOCK of a culled large folio");
 }
 #else
-static void shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages(struct kunit *test)
+static void shm_lock_leaves_a_large_folio_on_its_list(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_TRANSPARENT_HUGEPAGE is off: no large shmem folio");
+}
+
+static void putback_of_a_shm_locked_large_folio_culls_it_by_pages(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_TRANSPARENT_HUGEPAGE is off: no large shmem folio");
+}
+
+static void shm_unlock_rescues_a_culled_large_folio_by_pages(struct kunit *test)
 {
 	kunit_skip(test, "CONFIG_TRANSPARENT_HUGEPAGE is off: no large shmem folio");
 }
@@ -660,7 +722,9 @@ static struct kunit_case shm_lock_cases[] = {
 	KUNIT_CASE(shm_unlock_of_an_mlocked_segment_rescues_nothing),
 	KUNIT_CASE(munmap_of_the_locked_vma_keeps_a_shm_locked_segment_unevictable),
 	KUNIT_CASE(shm_unlock_after_the_munlock_rescues_the_segment),
-	KUNIT_CASE(shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages),
+	KUNIT_CASE(shm_lock_leaves_a_large_folio_on_its_list),
+	KUNIT_CASE(putback_of_a_shm_locked_large_folio_culls_it_by_pages),
+	KUNIT_CASE(shm_unlock_rescues_a_culled_large_folio_by_pages),
 	{}
 };
 
