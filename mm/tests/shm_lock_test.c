@@ -411,21 +411,38 @@ static const struct userns_row userns_rows[] = {
 
 KUNIT_ARRAY_PARAM_DESC(userns, userns_rows, name);
 
-static void shm_lock_in_a_child_user_namespace(struct kunit *test)
-{
 #ifdef CONFIG_USER_NS
-	const struct userns_row *row = test->param_value;
-	struct lrutest_shm *seg, *outside = NULL;
-	struct lrutest_cred *sc;
-	long base, child;
+/*
+ * The segment @row locks from the child namespace, attached; and, where
+ * @row charges the parent level first, another segment (*@outside) locked
+ * outside.
+ */
+static struct lrutest_shm *userns_segment(struct kunit *test, const struct userns_row *row,
+					  struct lrutest_shm **outside)
+{
+	struct lrutest_shm *seg;
 
 	lrutest_shm_user_mm(test);
 	seg = lrutest_shm_create(test, SHM_TEST_PAGES);
 	lrutest_shm_attach(test, seg);
+	*outside = NULL;
 	if (row->charge_parent) {
-		outside = lrutest_shm_create(test, SHM_TEST_PAGES);
-		KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(outside->id, SHM_LOCK), 0L);
+		*outside = lrutest_shm_create(test, SHM_TEST_PAGES);
+		KUNIT_ASSERT_EQ(test, lrutest_shm_ctl((*outside)->id, SHM_LOCK), 0L);
 	}
+	return seg;
+}
+#endif
+
+static void shm_lock_in_a_child_user_namespace(struct kunit *test)
+{
+#ifdef CONFIG_USER_NS
+	const struct userns_row *row = test->param_value;
+	struct lrutest_shm *seg, *outside;
+	struct lrutest_cred *sc;
+	long base, child;
+
+	seg = userns_segment(test, row, &outside);
 	base = locked_ucount();
 
 	sc = lrutest_userns_locker(test, row->ns_max, row->rlimit);
