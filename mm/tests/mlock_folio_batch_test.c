@@ -61,8 +61,12 @@ static void mlock_folio_culls_then_munlock_rescues(struct kunit *test)
 				  "mlock_folio then munlock_folio");
 }
 
-/* Each mlock of a listed unevictable folio counts; each munlock uncounts. */
-static void mlock_folio_twice_needs_two_munlocks(struct kunit *test)
+/*
+ * Each mlock of a listed unevictable folio counts in its mlock_count; each
+ * munlock uncounts, and only the last rescues it.  First the two mlocks:
+ * mlock_count 2, PG_mlocked set once.
+ */
+static void mlock_folio_twice_counts_once_with_mlock_count_2(struct kunit *test)
 {
 	unsigned int order = param_order(test);
 	long n = 1L << order;
@@ -82,7 +86,31 @@ static void mlock_folio_twice_needs_two_munlocks(struct kunit *test)
 				  &(struct lrutest_stat){
 					.nr_mlock = n, .mlocked = n, .culled = n },
 				  "two mlock_folio");
+}
 
+/* A listed anon folio mlocked twice, the counters in @before just before. */
+static struct folio *mlocked_twice(struct kunit *test, unsigned int order,
+				   struct lrutest_stat *before)
+{
+	struct folio *folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
+
+	lrutest_stat(before);
+	mlock_folio(folio);
+	lrutest_drain();
+	mlock_folio(folio);
+	lrutest_drain();
+	return folio;
+}
+
+/* One munlock of two: mlock_count 1, still mlocked, no counter moves. */
+static void munlock_folio_of_a_twice_mlocked_folio_keeps_it_mlocked(struct kunit *test)
+{
+	unsigned int order = param_order(test);
+	long n = 1L << order;
+	struct lrutest_stat before;
+	struct folio *folio;
+
+	folio = mlocked_twice(test, order, &before);
 	munlock_folio(folio);
 	lrutest_drain();
 	lrutest_expect_mlocked(test, folio, 1, "one of two mlocks dropped");
@@ -90,7 +118,19 @@ static void mlock_folio_twice_needs_two_munlocks(struct kunit *test)
 				  &(struct lrutest_stat){
 					.nr_mlock = n, .mlocked = n, .culled = n },
 				  "first munlock_folio");
+}
 
+/* The second munlock rescues it. */
+static void munlock_folio_twice_rescues_a_twice_mlocked_folio(struct kunit *test)
+{
+	unsigned int order = param_order(test);
+	long n = 1L << order;
+	struct lrutest_stat before;
+	struct folio *folio;
+
+	folio = mlocked_twice(test, order, &before);
+	munlock_folio(folio);
+	lrutest_drain();
 	munlock_folio(folio);
 	lrutest_drain();
 	lrutest_expect_rescued(test, folio, false, "both mlocks dropped");
@@ -329,7 +369,11 @@ static void mlock_folio_on_another_cpu_waits_for_lru_add_drain_all(struct kunit 
 
 static struct kunit_case mlock_folio_batch_cases[] = {
 	KUNIT_CASE_PARAM(mlock_folio_culls_then_munlock_rescues, mlock_order_gen_params),
-	KUNIT_CASE_PARAM(mlock_folio_twice_needs_two_munlocks, mlock_order_gen_params),
+	KUNIT_CASE_PARAM(mlock_folio_twice_counts_once_with_mlock_count_2, mlock_order_gen_params),
+	KUNIT_CASE_PARAM(munlock_folio_of_a_twice_mlocked_folio_keeps_it_mlocked,
+			 mlock_order_gen_params),
+	KUNIT_CASE_PARAM(munlock_folio_twice_rescues_a_twice_mlocked_folio,
+			 mlock_order_gen_params),
 	KUNIT_CASE_PARAM(mlock_new_folio_lands_unevictable, mlock_order_gen_params),
 	KUNIT_CASE_PARAM(mlock_isolated_folio_culled_at_putback, mlock_order_gen_params),
 	KUNIT_CASE_PARAM(munlock_isolated_folio_stranded_until_putback,
