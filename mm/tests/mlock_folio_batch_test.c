@@ -174,19 +174,28 @@ static void mlock_new_folio_lands_unevictable(struct kunit *test)
  * mlock of an isolated folio sets PG_mlocked but cannot move it; putback
  * culls it (folio_evictable() is false), with mlock_count 0: lru_add()
  * underestimates on purpose, and the munlock that follows must still
- * clear PG_mlocked and rescue it.
+ * clear PG_mlocked and rescue it.  A listed anon folio, isolated, the
+ * counters in @before just after.
  */
-static void mlock_isolated_folio_culled_at_putback(struct kunit *test)
+static struct folio *isolated_folio(struct kunit *test, unsigned int order,
+				    struct lrutest_stat *before)
+{
+	struct folio *folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
+
+	lrutest_isolate(test, folio);
+	lrutest_stat(before);
+	return folio;
+}
+
+/* __mlock_folio() leaves a folio off the LRU alone: PG_mlocked only. */
+static void mlock_folio_of_an_isolated_folio_only_sets_pg_mlocked(struct kunit *test)
 {
 	unsigned int order = param_order(test);
 	long n = 1L << order;
 	struct lrutest_stat before;
 	struct folio *folio;
 
-	folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
-	lrutest_isolate(test, folio);
-	lrutest_stat(&before);
-
+	folio = isolated_folio(test, order, &before);
 	mlock_folio(folio);
 	lrutest_drain();
 	KUNIT_EXPECT_TRUE(test, folio_test_mlocked(folio));
@@ -198,7 +207,19 @@ static void mlock_isolated_folio_culled_at_putback(struct kunit *test)
 				  &(struct lrutest_stat){
 					.nr_mlock = n, .mlocked = n },
 				  "mlock_folio of an isolated folio");
+}
 
+/* folio_putback_lru() of the mlocked folio culls it, mlock_count 0. */
+static void mlock_isolated_folio_culled_at_putback(struct kunit *test)
+{
+	unsigned int order = param_order(test);
+	long n = 1L << order;
+	struct lrutest_stat before;
+	struct folio *folio;
+
+	folio = isolated_folio(test, order, &before);
+	mlock_folio(folio);
+	lrutest_drain();
 	lrutest_putback(test, folio);
 	lrutest_drain();
 	lrutest_expect_mlocked(test, folio, 0, "put back while mlocked");
@@ -206,7 +227,21 @@ static void mlock_isolated_folio_culled_at_putback(struct kunit *test)
 				  &(struct lrutest_stat){
 					.nr_mlock = n, .mlocked = n, .culled = n },
 				  "putback of an mlocked folio");
+}
 
+/* munlock_folio() of a folio culled with mlock_count 0 still rescues it. */
+static void munlock_folio_rescues_a_folio_culled_with_mlock_count_0(struct kunit *test)
+{
+	unsigned int order = param_order(test);
+	long n = 1L << order;
+	struct lrutest_stat before;
+	struct folio *folio;
+
+	folio = isolated_folio(test, order, &before);
+	mlock_folio(folio);
+	lrutest_drain();
+	lrutest_putback(test, folio);
+	lrutest_drain();
 	munlock_folio(folio);
 	lrutest_drain();
 	lrutest_expect_rescued(test, folio, false, "munlocked after putback");
@@ -375,7 +410,11 @@ static struct kunit_case mlock_folio_batch_cases[] = {
 	KUNIT_CASE_PARAM(munlock_folio_twice_rescues_a_twice_mlocked_folio,
 			 mlock_order_gen_params),
 	KUNIT_CASE_PARAM(mlock_new_folio_lands_unevictable, mlock_order_gen_params),
+	KUNIT_CASE_PARAM(mlock_folio_of_an_isolated_folio_only_sets_pg_mlocked,
+			 mlock_order_gen_params),
 	KUNIT_CASE_PARAM(mlock_isolated_folio_culled_at_putback, mlock_order_gen_params),
+	KUNIT_CASE_PARAM(munlock_folio_rescues_a_folio_culled_with_mlock_count_0,
+			 mlock_order_gen_params),
 	KUNIT_CASE_PARAM(munlock_isolated_folio_stranded_until_putback,
 			 mlock_order_gen_params),
 	KUNIT_CASE_PARAM(free_of_mlocked_folio_counts_cleared, mlock_order_gen_params),
