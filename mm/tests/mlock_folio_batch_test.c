@@ -354,11 +354,9 @@ static long lrutest_mlock_here(void *folio)
  * mlock_folio() on another CPU (work_on_cpu()) sets PG_mlocked and counts
  * NR_MLOCK at once but leaves the move to LRU_UNEVICTABLE to that CPU's
  * mlock batch: this CPU's lru_add_drain() and mlock_drain_local() do not
- * move the folio; lru_add_drain_all() drains every CPU whose mlock batch
- * holds folios (need_mlock_drain()) and waits, and does.  munlock_folio()
- * on this CPU, not the one that mlocked it, then rescues it.
+ * move the folio.
  */
-static void mlock_folio_on_another_cpu_waits_for_lru_add_drain_all(struct kunit *test)
+static void mlock_folio_on_another_cpu_leaves_the_cull_to_its_batch(struct kunit *test)
 {
 	int there = lrutest_other_cpu(test), refs, lru;
 	struct lrutest_stat before;
@@ -382,7 +380,39 @@ static void mlock_folio_on_another_cpu_waits_for_lru_add_drain_all(struct kunit 
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){ .nr_mlock = 1, .mlocked = 1 },
 				  "mlock_folio on another CPU, before lru_add_drain_all()");
+}
 
+/*
+ * A listed order-0 anon folio (its references in *@refs, the counters in
+ * @before just before) mlocked on another CPU, then this CPU's batches
+ * drained.
+ */
+static struct folio *mlocked_on_another_cpu(struct kunit *test, int *refs,
+					    struct lrutest_stat *before)
+{
+	int there = lrutest_other_cpu(test);
+	struct folio *folio;
+
+	lru_add_drain_all();
+	folio = lrutest_real_folio(test, 0, LRUTEST_ANON, true);
+	*refs = folio_ref_count(folio);
+	lrutest_stat(before);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(there, lrutest_mlock_here, folio), 0L);
+	lrutest_drain();
+	return folio;
+}
+
+/*
+ * lru_add_drain_all() drains every CPU whose mlock batch holds folios
+ * (need_mlock_drain()) and waits: the folio is culled.
+ */
+static void lru_add_drain_all_culls_a_folio_mlocked_on_another_cpu(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct folio *folio;
+	int refs;
+
+	folio = mlocked_on_another_cpu(test, &refs, &before);
 	lru_add_drain_all();
 	lrutest_expect_mlocked(test, folio, 1, "after lru_add_drain_all()");
 	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), refs,
@@ -391,7 +421,17 @@ static void mlock_folio_on_another_cpu_waits_for_lru_add_drain_all(struct kunit 
 				  &(struct lrutest_stat){
 					.nr_mlock = 1, .mlocked = 1, .culled = 1 },
 				  "after lru_add_drain_all()");
+}
 
+/* munlock_folio() on this CPU, not the one that mlocked it, rescues it. */
+static void munlock_folio_here_rescues_a_folio_mlocked_on_another_cpu(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct folio *folio;
+	int refs;
+
+	folio = mlocked_on_another_cpu(test, &refs, &before);
+	lru_add_drain_all();
 	munlock_folio(folio);
 	lrutest_drain();
 	lrutest_expect_rescued(test, folio, false, "munlocked on this CPU");
@@ -418,7 +458,9 @@ static struct kunit_case mlock_folio_batch_cases[] = {
 	KUNIT_CASE_PARAM(munlock_isolated_folio_stranded_until_putback,
 			 mlock_order_gen_params),
 	KUNIT_CASE_PARAM(free_of_mlocked_folio_counts_cleared, mlock_order_gen_params),
-	KUNIT_CASE(mlock_folio_on_another_cpu_waits_for_lru_add_drain_all),
+	KUNIT_CASE(mlock_folio_on_another_cpu_leaves_the_cull_to_its_batch),
+	KUNIT_CASE(lru_add_drain_all_culls_a_folio_mlocked_on_another_cpu),
+	KUNIT_CASE(munlock_folio_here_rescues_a_folio_mlocked_on_another_cpu),
 	KUNIT_CASE(free_of_a_page_mlocked_off_the_lru_counts_cleared),
 	{}
 };
