@@ -33,25 +33,39 @@
 
 #include "lrutest.h"
 
+/* A size of the two lists of one type, its ratio, and that type's inactive list. */
 struct ratio_row {
 	unsigned long long bytes;
 	unsigned long ratio;
+	enum lru_list inactive;
 	const char *desc;
 };
 
 static const struct ratio_row ratio_rows[] = {
-	{ 10ULL * SZ_1M, 1, "10MB" },
-	{ 100ULL * SZ_1M, 1, "100MB" },
-	{ 1ULL * SZ_1G, 3, "1GB" },
-	{ 10ULL * SZ_1G, 10, "10GB" },
-	{ 100ULL * SZ_1G, 31, "100GB" },
-	{ 1ULL << 40, 101, "1TB" },
-	{ 10ULL << 40, 320, "10TB" },
-	{ 1ULL * SZ_1G - PAGE_SIZE, 1, "1GB - 1 page" },
-	{ 10ULL * SZ_1G - PAGE_SIZE, 9, "10GB - 1 page" },
-	{ 100ULL * SZ_1G - PAGE_SIZE, 31, "100GB - 1 page" },
-	{ (1ULL << 40) - PAGE_SIZE, 101, "1TB - 1 page" },
-	{ (10ULL << 40) - PAGE_SIZE, 319, "10TB - 1 page" },
+	{ 10ULL * SZ_1M, 1, LRU_INACTIVE_ANON, "10MB inactive_anon" },
+	{ 10ULL * SZ_1M, 1, LRU_INACTIVE_FILE, "10MB inactive_file" },
+	{ 100ULL * SZ_1M, 1, LRU_INACTIVE_ANON, "100MB inactive_anon" },
+	{ 100ULL * SZ_1M, 1, LRU_INACTIVE_FILE, "100MB inactive_file" },
+	{ 1ULL * SZ_1G, 3, LRU_INACTIVE_ANON, "1GB inactive_anon" },
+	{ 1ULL * SZ_1G, 3, LRU_INACTIVE_FILE, "1GB inactive_file" },
+	{ 10ULL * SZ_1G, 10, LRU_INACTIVE_ANON, "10GB inactive_anon" },
+	{ 10ULL * SZ_1G, 10, LRU_INACTIVE_FILE, "10GB inactive_file" },
+	{ 100ULL * SZ_1G, 31, LRU_INACTIVE_ANON, "100GB inactive_anon" },
+	{ 100ULL * SZ_1G, 31, LRU_INACTIVE_FILE, "100GB inactive_file" },
+	{ 1ULL << 40, 101, LRU_INACTIVE_ANON, "1TB inactive_anon" },
+	{ 1ULL << 40, 101, LRU_INACTIVE_FILE, "1TB inactive_file" },
+	{ 10ULL << 40, 320, LRU_INACTIVE_ANON, "10TB inactive_anon" },
+	{ 10ULL << 40, 320, LRU_INACTIVE_FILE, "10TB inactive_file" },
+	{ 1ULL * SZ_1G - PAGE_SIZE, 1, LRU_INACTIVE_ANON, "1GB - 1 page inactive_anon" },
+	{ 1ULL * SZ_1G - PAGE_SIZE, 1, LRU_INACTIVE_FILE, "1GB - 1 page inactive_file" },
+	{ 10ULL * SZ_1G - PAGE_SIZE, 9, LRU_INACTIVE_ANON, "10GB - 1 page inactive_anon" },
+	{ 10ULL * SZ_1G - PAGE_SIZE, 9, LRU_INACTIVE_FILE, "10GB - 1 page inactive_file" },
+	{ 100ULL * SZ_1G - PAGE_SIZE, 31, LRU_INACTIVE_ANON, "100GB - 1 page inactive_anon" },
+	{ 100ULL * SZ_1G - PAGE_SIZE, 31, LRU_INACTIVE_FILE, "100GB - 1 page inactive_file" },
+	{ (1ULL << 40) - PAGE_SIZE, 101, LRU_INACTIVE_ANON, "1TB - 1 page inactive_anon" },
+	{ (1ULL << 40) - PAGE_SIZE, 101, LRU_INACTIVE_FILE, "1TB - 1 page inactive_file" },
+	{ (10ULL << 40) - PAGE_SIZE, 319, LRU_INACTIVE_ANON, "10TB - 1 page inactive_anon" },
+	{ (10ULL << 40) - PAGE_SIZE, 319, LRU_INACTIVE_FILE, "10TB - 1 page inactive_file" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(ratio, ratio_rows, desc);
@@ -99,10 +113,27 @@ static void ratio_skip_smp(struct kunit *test)
 }
 
 /*
+ * @inactive of @total pages on @lru (an inactive list), the rest on its
+ * active list; the other type's lists loaded (all @total inactive, which
+ * alone would not be low) and @total unevictable, so that reading the
+ * wrong counters shows.  Call with interrupts off.
+ */
+static void ratio_load(struct lrutest_node *node, struct ratio_lists *rl,
+		       enum lru_list lru, unsigned long total, unsigned long inactive)
+{
+	enum lru_list other = lru ^ LRU_FILE;
+
+	ratio_set(node, rl, other, total);
+	ratio_set(node, rl, other + LRU_ACTIVE, 0);
+	ratio_set(node, rl, LRU_UNEVICTABLE, total);
+	ratio_set(node, rl, lru, inactive);
+	ratio_set(node, rl, lru + LRU_ACTIVE, total - inactive);
+}
+
+/*
  * With T pages on the two lists, the inactive list is low while
  * inactive * ratio < active, i.e. up to inactive = (T - 1) / (ratio + 1):
- * check both sides of that edge, for anon and for file, with the other
- * type's lists loaded so that reading the wrong counters shows.
+ * check both sides of that edge, each size for anon and for file.
  */
 static void inactive_is_low_follows_ratio_table(struct kunit *test)
 {
@@ -111,42 +142,27 @@ static void inactive_is_low_follows_ratio_table(struct kunit *test)
 	unsigned long edge = (total - 1) / (row->ratio + 1);
 	struct lrutest_node *node;
 	struct ratio_lists rl = {};
-	bool low[2], high[2];
 	unsigned long flags;
-	int t;
+	bool low, high;
 
 	ratio_skip_smp(test);
 	node = lrutest_node_create(test);
-	for (t = 0; t < 2; t++) {
-		enum lru_list inactive = t ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
-		enum lru_list other = inactive ^ LRU_FILE;
+	local_irq_save(flags);
+	ratio_load(node, &rl, row->inactive, total, edge);
+	low = inactive_is_low(node->lruvec, row->inactive);
+	ratio_load(node, &rl, row->inactive, total, edge + 1);
+	high = inactive_is_low(node->lruvec, row->inactive);
+	ratio_restore(node, &rl);
+	local_irq_restore(flags);
 
-		local_irq_save(flags);
-		/* The other type: all inactive, which alone would not be low. */
-		ratio_set(node, &rl, other, total);
-		ratio_set(node, &rl, other + LRU_ACTIVE, 0);
-		ratio_set(node, &rl, LRU_UNEVICTABLE, total);
-		ratio_set(node, &rl, inactive, edge);
-		ratio_set(node, &rl, inactive + LRU_ACTIVE, total - edge);
-		low[t] = inactive_is_low(node->lruvec, inactive);
-		ratio_set(node, &rl, inactive, edge + 1);
-		ratio_set(node, &rl, inactive + LRU_ACTIVE, total - edge - 1);
-		high[t] = inactive_is_low(node->lruvec, inactive);
-		ratio_restore(node, &rl);
-		local_irq_restore(flags);
-
-		KUNIT_EXPECT_TRUE_MSG(test, low[t],
-				      "%s %s: inactive %lu of %lu pages must be low (ratio %lu)",
-				      row->desc, lrutest_lru_names[inactive], edge,
-				      total, row->ratio);
-		KUNIT_EXPECT_FALSE_MSG(test, high[t],
-				       "%s %s: inactive %lu of %lu pages must not be low (ratio %lu)",
-				       row->desc, lrutest_lru_names[inactive], edge + 1,
-				       total, row->ratio);
-		kunit_info(test, "%s %s: ratio %lu, max inactive %lu MB\n",
-			   row->desc, lrutest_lru_names[inactive], row->ratio,
-			   (edge << PAGE_SHIFT) >> 20);
-	}
+	KUNIT_EXPECT_TRUE_MSG(test, low,
+			      "%s: inactive %lu of %lu pages must be low (ratio %lu)",
+			      row->desc, edge, total, row->ratio);
+	KUNIT_EXPECT_FALSE_MSG(test, high,
+			       "%s: inactive %lu of %lu pages must not be low (ratio %lu)",
+			       row->desc, edge + 1, total, row->ratio);
+	kunit_info(test, "%s: ratio %lu, max inactive %lu MB\n",
+		   row->desc, row->ratio, (edge << PAGE_SHIFT) >> 20);
 }
 
 /* Small lists, where gb is 0 and the ratio is 1: low iff inactive < active. */

@@ -191,20 +191,14 @@ static const struct madvise_row madvise_rows[] = {
 KUNIT_ARRAY_PARAM_DESC(madvise, madvise_rows, desc);
 
 /*
- * madvise(MADV_COLD) and madvise(MADV_FREE) of active anon pages queue
- * each folio in this CPU's lru_deactivate or lru_lazyfree batch
- * (folio_deactivate(), folio_mark_lazyfree()) and promise no list at
- * return: each folio stays on the active list, held by the batch, until
- * the drain moves it.  lru_deactivate() puts it on the inactive list of its
- * type (PGDEACTIVATE); lru_lazyfree() clears PG_swapbacked and puts it on
- * the inactive file list, freed by reclaim without swap (PGLAZYFREE).  The
- * multi-gen LRU has no active list for the folios to leave.
+ * MADV_PAGES active anon pages, mapped at the returned address, their
+ * folios in @folios: each used twice, which activates it
+ * (folio_mark_accessed()), then drained.  The multi-gen LRU has no active
+ * list for the folios to leave: the case skips there.
  */
-static void madvise_queues_folios_until_the_drain_moves_them(struct kunit *test)
+static unsigned long madvise_active_folios(struct kunit *test, struct folio **folios)
 {
-	const struct madvise_row *row = test->param_value;
-	struct folio *folios[MADV_PAGES];
-	unsigned long addr, events;
+	unsigned long addr;
 	int i;
 
 	if (lru_gen_enabled())
@@ -221,8 +215,25 @@ static void madvise_queues_folios_until_the_drain_moves_them(struct kunit *test)
 	for (i = 0; i < MADV_PAGES; i++)
 		KUNIT_ASSERT_EQ_MSG(test, lrutest_locate(folios[i]), (int)LRU_ACTIVE_ANON,
 				    "set up: folio %d active", i);
-	events = lrutest_vm_event(row->event);
+	return addr;
+}
 
+/*
+ * madvise(MADV_COLD) and madvise(MADV_FREE) of active anon pages queue
+ * each folio in this CPU's lru_deactivate or lru_lazyfree batch
+ * (folio_deactivate(), folio_mark_lazyfree()) and promise no list at
+ * return: each folio stays on the active list, held by the batch, and no
+ * event is counted, until the drain.
+ */
+static void madvise_leaves_folios_active_and_held_by_its_batch(struct kunit *test)
+{
+	const struct madvise_row *row = test->param_value;
+	struct folio *folios[MADV_PAGES];
+	unsigned long addr, events;
+	int i;
+
+	addr = madvise_active_folios(test, folios);
+	events = lrutest_vm_event(row->event);
 	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, MADV_PAGES * PAGE_SIZE,
 					 row->advice), 0);
 	for (i = 0; i < MADV_PAGES; i++) {
@@ -232,7 +243,28 @@ static void madvise_queues_folios_until_the_drain_moves_them(struct kunit *test)
 		lrutest_expect_refs(test, folios[i], 1, 2, "queued");
 	}
 	KUNIT_EXPECT_EQ(test, lrutest_vm_event(row->event), events);
+	/* The batch lets the folios go before the case ends. */
+	lru_add_drain();
+	lrutest_mm_exit(test);
+}
 
+/*
+ * lru_add_drain() moves the folios madvise() queued: lru_deactivate() puts
+ * each on the inactive list of its type (PGDEACTIVATE); lru_lazyfree()
+ * clears PG_swapbacked and puts it on the inactive file list, freed by
+ * reclaim without swap (PGLAZYFREE).
+ */
+static void lru_add_drain_moves_the_folios_madvise_queued(struct kunit *test)
+{
+	const struct madvise_row *row = test->param_value;
+	struct folio *folios[MADV_PAGES];
+	unsigned long addr, events;
+	int i;
+
+	addr = madvise_active_folios(test, folios);
+	events = lrutest_vm_event(row->event);
+	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, MADV_PAGES * PAGE_SIZE,
+					 row->advice), 0);
 	lru_add_drain();
 	for (i = 0; i < MADV_PAGES; i++) {
 		KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(folios[i]), (int)row->lru,
@@ -284,7 +316,8 @@ static struct kunit_case lru_batch_cases[] = {
 	KUNIT_CASE(folio_add_lru_lists_at_once_while_lru_cache_disabled),
 	KUNIT_CASE(folio_added_on_another_cpu_waits_for_lru_add_drain_all),
 	KUNIT_CASE(folio_queued_for_deactivation_stays_listed_for_mlock),
-	KUNIT_CASE_PARAM(madvise_queues_folios_until_the_drain_moves_them, madvise_gen_params),
+	KUNIT_CASE_PARAM(madvise_leaves_folios_active_and_held_by_its_batch, madvise_gen_params),
+	KUNIT_CASE_PARAM(lru_add_drain_moves_the_folios_madvise_queued, madvise_gen_params),
 	KUNIT_CASE(put_pages_list_frees_more_than_a_batch),
 	{}
 };

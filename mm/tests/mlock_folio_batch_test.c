@@ -61,8 +61,12 @@ static void mlock_folio_culls_then_munlock_rescues(struct kunit *test)
 				  "mlock_folio then munlock_folio");
 }
 
-/* Each mlock of a listed unevictable folio counts; each munlock uncounts. */
-static void mlock_folio_twice_needs_two_munlocks(struct kunit *test)
+/*
+ * Each mlock of a listed unevictable folio counts in its mlock_count; each
+ * munlock uncounts, and only the last rescues it.  First the two mlocks:
+ * mlock_count 2, PG_mlocked set once.
+ */
+static void mlock_folio_twice_counts_once_with_mlock_count_2(struct kunit *test)
 {
 	unsigned int order = param_order(test);
 	long n = 1L << order;
@@ -82,7 +86,31 @@ static void mlock_folio_twice_needs_two_munlocks(struct kunit *test)
 				  &(struct lrutest_stat){
 					.nr_mlock = n, .mlocked = n, .culled = n },
 				  "two mlock_folio");
+}
 
+/* A listed anon folio mlocked twice, the counters in @before just before. */
+static struct folio *mlocked_twice(struct kunit *test, unsigned int order,
+				   struct lrutest_stat *before)
+{
+	struct folio *folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
+
+	lrutest_stat(before);
+	mlock_folio(folio);
+	lrutest_drain();
+	mlock_folio(folio);
+	lrutest_drain();
+	return folio;
+}
+
+/* One munlock of two: mlock_count 1, still mlocked, no counter moves. */
+static void munlock_folio_of_a_twice_mlocked_folio_keeps_it_mlocked(struct kunit *test)
+{
+	unsigned int order = param_order(test);
+	long n = 1L << order;
+	struct lrutest_stat before;
+	struct folio *folio;
+
+	folio = mlocked_twice(test, order, &before);
 	munlock_folio(folio);
 	lrutest_drain();
 	lrutest_expect_mlocked(test, folio, 1, "one of two mlocks dropped");
@@ -90,7 +118,19 @@ static void mlock_folio_twice_needs_two_munlocks(struct kunit *test)
 				  &(struct lrutest_stat){
 					.nr_mlock = n, .mlocked = n, .culled = n },
 				  "first munlock_folio");
+}
 
+/* The second munlock rescues it. */
+static void munlock_folio_twice_rescues_a_twice_mlocked_folio(struct kunit *test)
+{
+	unsigned int order = param_order(test);
+	long n = 1L << order;
+	struct lrutest_stat before;
+	struct folio *folio;
+
+	folio = mlocked_twice(test, order, &before);
+	munlock_folio(folio);
+	lrutest_drain();
 	munlock_folio(folio);
 	lrutest_drain();
 	lrutest_expect_rescued(test, folio, false, "both mlocks dropped");
@@ -134,19 +174,28 @@ static void mlock_new_folio_lands_unevictable(struct kunit *test)
  * mlock of an isolated folio sets PG_mlocked but cannot move it; putback
  * culls it (folio_evictable() is false), with mlock_count 0: lru_add()
  * underestimates on purpose, and the munlock that follows must still
- * clear PG_mlocked and rescue it.
+ * clear PG_mlocked and rescue it.  A listed anon folio, isolated, the
+ * counters in @before just after.
  */
-static void mlock_isolated_folio_culled_at_putback(struct kunit *test)
+static struct folio *isolated_folio(struct kunit *test, unsigned int order,
+				    struct lrutest_stat *before)
+{
+	struct folio *folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
+
+	lrutest_isolate(test, folio);
+	lrutest_stat(before);
+	return folio;
+}
+
+/* __mlock_folio() leaves a folio off the LRU alone: PG_mlocked only. */
+static void mlock_folio_of_an_isolated_folio_only_sets_pg_mlocked(struct kunit *test)
 {
 	unsigned int order = param_order(test);
 	long n = 1L << order;
 	struct lrutest_stat before;
 	struct folio *folio;
 
-	folio = lrutest_real_folio(test, order, LRUTEST_ANON, true);
-	lrutest_isolate(test, folio);
-	lrutest_stat(&before);
-
+	folio = isolated_folio(test, order, &before);
 	mlock_folio(folio);
 	lrutest_drain();
 	KUNIT_EXPECT_TRUE(test, folio_test_mlocked(folio));
@@ -158,7 +207,19 @@ static void mlock_isolated_folio_culled_at_putback(struct kunit *test)
 				  &(struct lrutest_stat){
 					.nr_mlock = n, .mlocked = n },
 				  "mlock_folio of an isolated folio");
+}
 
+/* folio_putback_lru() of the mlocked folio culls it, mlock_count 0. */
+static void mlock_isolated_folio_culled_at_putback(struct kunit *test)
+{
+	unsigned int order = param_order(test);
+	long n = 1L << order;
+	struct lrutest_stat before;
+	struct folio *folio;
+
+	folio = isolated_folio(test, order, &before);
+	mlock_folio(folio);
+	lrutest_drain();
 	lrutest_putback(test, folio);
 	lrutest_drain();
 	lrutest_expect_mlocked(test, folio, 0, "put back while mlocked");
@@ -166,7 +227,21 @@ static void mlock_isolated_folio_culled_at_putback(struct kunit *test)
 				  &(struct lrutest_stat){
 					.nr_mlock = n, .mlocked = n, .culled = n },
 				  "putback of an mlocked folio");
+}
 
+/* munlock_folio() of a folio culled with mlock_count 0 still rescues it. */
+static void munlock_folio_rescues_a_folio_culled_with_mlock_count_0(struct kunit *test)
+{
+	unsigned int order = param_order(test);
+	long n = 1L << order;
+	struct lrutest_stat before;
+	struct folio *folio;
+
+	folio = isolated_folio(test, order, &before);
+	mlock_folio(folio);
+	lrutest_drain();
+	lrutest_putback(test, folio);
+	lrutest_drain();
 	munlock_folio(folio);
 	lrutest_drain();
 	lrutest_expect_rescued(test, folio, false, "munlocked after putback");
@@ -279,11 +354,9 @@ static long lrutest_mlock_here(void *folio)
  * mlock_folio() on another CPU (work_on_cpu()) sets PG_mlocked and counts
  * NR_MLOCK at once but leaves the move to LRU_UNEVICTABLE to that CPU's
  * mlock batch: this CPU's lru_add_drain() and mlock_drain_local() do not
- * move the folio; lru_add_drain_all() drains every CPU whose mlock batch
- * holds folios (need_mlock_drain()) and waits, and does.  munlock_folio()
- * on this CPU, not the one that mlocked it, then rescues it.
+ * move the folio.
  */
-static void mlock_folio_on_another_cpu_waits_for_lru_add_drain_all(struct kunit *test)
+static void mlock_folio_on_another_cpu_leaves_the_cull_to_its_batch(struct kunit *test)
 {
 	int there = lrutest_other_cpu(test), refs, lru;
 	struct lrutest_stat before;
@@ -307,7 +380,39 @@ static void mlock_folio_on_another_cpu_waits_for_lru_add_drain_all(struct kunit 
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){ .nr_mlock = 1, .mlocked = 1 },
 				  "mlock_folio on another CPU, before lru_add_drain_all()");
+}
 
+/*
+ * A listed order-0 anon folio (its references in *@refs, the counters in
+ * @before just before) mlocked on another CPU, then this CPU's batches
+ * drained.
+ */
+static struct folio *mlocked_on_another_cpu(struct kunit *test, int *refs,
+					    struct lrutest_stat *before)
+{
+	int there = lrutest_other_cpu(test);
+	struct folio *folio;
+
+	lru_add_drain_all();
+	folio = lrutest_real_folio(test, 0, LRUTEST_ANON, true);
+	*refs = folio_ref_count(folio);
+	lrutest_stat(before);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(there, lrutest_mlock_here, folio), 0L);
+	lrutest_drain();
+	return folio;
+}
+
+/*
+ * lru_add_drain_all() drains every CPU whose mlock batch holds folios
+ * (need_mlock_drain()) and waits: the folio is culled.
+ */
+static void lru_add_drain_all_culls_a_folio_mlocked_on_another_cpu(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct folio *folio;
+	int refs;
+
+	folio = mlocked_on_another_cpu(test, &refs, &before);
 	lru_add_drain_all();
 	lrutest_expect_mlocked(test, folio, 1, "after lru_add_drain_all()");
 	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), refs,
@@ -316,7 +421,17 @@ static void mlock_folio_on_another_cpu_waits_for_lru_add_drain_all(struct kunit 
 				  &(struct lrutest_stat){
 					.nr_mlock = 1, .mlocked = 1, .culled = 1 },
 				  "after lru_add_drain_all()");
+}
 
+/* munlock_folio() on this CPU, not the one that mlocked it, rescues it. */
+static void munlock_folio_here_rescues_a_folio_mlocked_on_another_cpu(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct folio *folio;
+	int refs;
+
+	folio = mlocked_on_another_cpu(test, &refs, &before);
+	lru_add_drain_all();
 	munlock_folio(folio);
 	lrutest_drain();
 	lrutest_expect_rescued(test, folio, false, "munlocked on this CPU");
@@ -329,13 +444,23 @@ static void mlock_folio_on_another_cpu_waits_for_lru_add_drain_all(struct kunit 
 
 static struct kunit_case mlock_folio_batch_cases[] = {
 	KUNIT_CASE_PARAM(mlock_folio_culls_then_munlock_rescues, mlock_order_gen_params),
-	KUNIT_CASE_PARAM(mlock_folio_twice_needs_two_munlocks, mlock_order_gen_params),
+	KUNIT_CASE_PARAM(mlock_folio_twice_counts_once_with_mlock_count_2, mlock_order_gen_params),
+	KUNIT_CASE_PARAM(munlock_folio_of_a_twice_mlocked_folio_keeps_it_mlocked,
+			 mlock_order_gen_params),
+	KUNIT_CASE_PARAM(munlock_folio_twice_rescues_a_twice_mlocked_folio,
+			 mlock_order_gen_params),
 	KUNIT_CASE_PARAM(mlock_new_folio_lands_unevictable, mlock_order_gen_params),
+	KUNIT_CASE_PARAM(mlock_folio_of_an_isolated_folio_only_sets_pg_mlocked,
+			 mlock_order_gen_params),
 	KUNIT_CASE_PARAM(mlock_isolated_folio_culled_at_putback, mlock_order_gen_params),
+	KUNIT_CASE_PARAM(munlock_folio_rescues_a_folio_culled_with_mlock_count_0,
+			 mlock_order_gen_params),
 	KUNIT_CASE_PARAM(munlock_isolated_folio_stranded_until_putback,
 			 mlock_order_gen_params),
 	KUNIT_CASE_PARAM(free_of_mlocked_folio_counts_cleared, mlock_order_gen_params),
-	KUNIT_CASE(mlock_folio_on_another_cpu_waits_for_lru_add_drain_all),
+	KUNIT_CASE(mlock_folio_on_another_cpu_leaves_the_cull_to_its_batch),
+	KUNIT_CASE(lru_add_drain_all_culls_a_folio_mlocked_on_another_cpu),
+	KUNIT_CASE(munlock_folio_here_rescues_a_folio_mlocked_on_another_cpu),
 	KUNIT_CASE(free_of_a_page_mlocked_off_the_lru_counts_cleared),
 	{}
 };

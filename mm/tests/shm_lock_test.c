@@ -250,64 +250,137 @@ static long locked_ucount(void)
 
 /*
  * Without CAP_IPC_LOCK, SHM_LOCK is charged to the caller's ucounts against
- * RLIMIT_MEMLOCK: one page over the limit fails with ENOMEM and leaves the
- * mapping evictable and the charge unchanged; exactly at the limit it
- * succeeds.  IPC_RMID of the attached, locked segment keeps the lock until
- * the last detach, which destroys the segment: the charge is released
- * (user_shm_unlock()) and the folios freed.
+ * RLIMIT_MEMLOCK (user_shm_lock()).  The segment of these cases, touched.
  */
-static void shm_lock_rlimit_and_rmid(struct kunit *test)
-{
-	struct lrutest_cred *sc;
+struct rlimit_seg {
 	struct lrutest_shm *seg;
-	struct lrutest_stat a;
-	long base, shmem;
+	struct lrutest_stat before;	/* the counters before it existed */
+	long shmem;			/* NR_SHMEM then */
+	long base;			/* the caller's memlock charge, once touched */
+};
 
+static void rlimit_segment(struct kunit *test, struct rlimit_seg *r)
+{
 	lrutest_shm_user_mm(test);
 	lrutest_drain();
-	lrutest_stat(&a);
-	shmem = lrutest_node_state(NR_SHMEM);
-	seg = lrutest_shm_create(test, SHM_TEST_PAGES);
-	lrutest_shm_attach(test, seg);
-	lrutest_shm_touch(test, seg);
+	lrutest_stat(&r->before);
+	r->shmem = lrutest_node_state(NR_SHMEM);
+	r->seg = lrutest_shm_create(test, SHM_TEST_PAGES);
+	lrutest_shm_attach(test, r->seg);
+	lrutest_shm_touch(test, r->seg);
+	r->base = locked_ucount();
+}
 
-	base = locked_ucount();
-	sc = lrutest_drop_ipc_lock(test, base + SHM_TEST_PAGES - 1);
-	KUNIT_EXPECT_EQ_MSG(test, lrutest_shm_ctl(seg->id, SHM_LOCK), (long)-ENOMEM,
-			    "SHM_LOCK one page over RLIMIT_MEMLOCK");
-	KUNIT_EXPECT_FALSE_MSG(test, mapping_unevictable(seg->mapping),
-			       "failed SHM_LOCK made the mapping unevictable");
-	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base, "failed SHM_LOCK charged");
+/* rlimit_segment(), SHM_LOCKed by a caller without CAP_IPC_LOCK at its limit. */
+static void rlimit_locked_segment(struct kunit *test, struct rlimit_seg *r)
+{
+	struct lrutest_cred *sc;
+
+	rlimit_segment(test, r);
+	sc = lrutest_drop_ipc_lock(test, r->base + SHM_TEST_PAGES);
+	KUNIT_ASSERT_EQ_MSG(test, lrutest_shm_ctl(r->seg->id, SHM_LOCK), 0L,
+			    "set up: SHM_LOCK at RLIMIT_MEMLOCK");
 	lrutest_restore_ipc_lock(test, sc);
+}
 
-	sc = lrutest_drop_ipc_lock(test, base + SHM_TEST_PAGES);
-	KUNIT_EXPECT_EQ_MSG(test, lrutest_shm_ctl(seg->id, SHM_LOCK), 0L,
+/*
+ * One page over the limit, user_shm_lock() takes its charge back and
+ * shmctl() fails with ENOMEM: the mapping stays evictable.
+ */
+static void shm_lock_one_page_over_rlimit_memlock_fails_uncharged(struct kunit *test)
+{
+	struct lrutest_cred *sc;
+	struct rlimit_seg r;
+
+	rlimit_segment(test, &r);
+	sc = lrutest_drop_ipc_lock(test, r.base + SHM_TEST_PAGES - 1);
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_shm_ctl(r.seg->id, SHM_LOCK), (long)-ENOMEM,
+			    "SHM_LOCK one page over RLIMIT_MEMLOCK");
+	KUNIT_EXPECT_FALSE_MSG(test, mapping_unevictable(r.seg->mapping),
+			       "failed SHM_LOCK made the mapping unevictable");
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), r.base, "failed SHM_LOCK charged");
+	lrutest_restore_ipc_lock(test, sc);
+	lrutest_shm_destroy(test, r.seg);
+}
+
+/* Exactly at the limit, SHM_LOCK succeeds and charges the segment's pages. */
+static void shm_lock_at_rlimit_memlock_charges_the_segment(struct kunit *test)
+{
+	struct lrutest_cred *sc;
+	struct rlimit_seg r;
+
+	rlimit_segment(test, &r);
+	sc = lrutest_drop_ipc_lock(test, r.base + SHM_TEST_PAGES);
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_shm_ctl(r.seg->id, SHM_LOCK), 0L,
 			    "SHM_LOCK at RLIMIT_MEMLOCK");
-	KUNIT_EXPECT_TRUE(test, mapping_unevictable(seg->mapping));
-	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base + SHM_TEST_PAGES,
+	KUNIT_EXPECT_TRUE(test, mapping_unevictable(r.seg->mapping));
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), r.base + SHM_TEST_PAGES,
 			    "SHM_LOCK charge");
-	/* Locking again is not charged twice. */
-	KUNIT_EXPECT_EQ(test, lrutest_shm_ctl(seg->id, SHM_LOCK), 0L);
-	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base + SHM_TEST_PAGES,
+	lrutest_restore_ipc_lock(test, sc);
+	lrutest_shm_destroy(test, r.seg);
+}
+
+/*
+ * SHM_LOCK of a segment locked already charges nothing: shmem_lock() calls
+ * user_shm_lock() only for a file it has not locked yet, so at the limit
+ * it succeeds.
+ */
+static void shm_lock_of_a_locked_segment_is_not_charged_again(struct kunit *test)
+{
+	struct lrutest_cred *sc;
+	struct rlimit_seg r;
+
+	rlimit_locked_segment(test, &r);
+	sc = lrutest_drop_ipc_lock(test, r.base + SHM_TEST_PAGES);
+	KUNIT_EXPECT_EQ(test, lrutest_shm_ctl(r.seg->id, SHM_LOCK), 0L);
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), r.base + SHM_TEST_PAGES,
 			    "second SHM_LOCK charge");
 	lrutest_restore_ipc_lock(test, sc);
+	lrutest_shm_destroy(test, r.seg);
+}
 
-	KUNIT_EXPECT_EQ_MSG(test, ksys_shmctl(seg->id, IPC_RMID, NULL, IPC_64), 0L, "IPC_RMID");
+/*
+ * IPC_RMID of the attached, locked segment only marks it for destruction
+ * at the last detach (do_shm_rmid(), SHM_DEST): the lock, its charge and
+ * the pages stay.
+ */
+static void shm_rmid_while_attached_keeps_the_lock_and_the_pages(struct kunit *test)
+{
+	struct rlimit_seg r;
+
+	rlimit_locked_segment(test, &r);
+	KUNIT_EXPECT_EQ_MSG(test, ksys_shmctl(r.seg->id, IPC_RMID, NULL, IPC_64), 0L,
+			    "IPC_RMID");
 	lrutest_flush_fput();
-	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base + SHM_TEST_PAGES,
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), r.base + SHM_TEST_PAGES,
 			    "IPC_RMID while attached released the lock");
-	KUNIT_EXPECT_TRUE_MSG(test, mapping_unevictable(seg->mapping),
+	KUNIT_EXPECT_TRUE_MSG(test, mapping_unevictable(r.seg->mapping),
 			      "IPC_RMID while attached unlocked the mapping");
-	KUNIT_EXPECT_EQ(test, seg->mapping->nrpages, (unsigned long)SHM_TEST_PAGES);
+	KUNIT_EXPECT_EQ(test, r.seg->mapping->nrpages, (unsigned long)SHM_TEST_PAGES);
+	lrutest_shm_destroy(test, r.seg);
+}
 
-	lrutest_shm_detach(test, seg);
+/*
+ * The last detach of a removed, locked segment destroys it (shm_close() ->
+ * shm_destroy()): shmem_lock() releases the charge (user_shm_unlock()) and
+ * the last fput() of the file frees the folios.
+ */
+static void shm_last_detach_after_rmid_releases_the_lock_and_the_pages(struct kunit *test)
+{
+	struct rlimit_seg r;
+
+	rlimit_locked_segment(test, &r);
+	KUNIT_ASSERT_EQ_MSG(test, ksys_shmctl(r.seg->id, IPC_RMID, NULL, IPC_64), 0L,
+			    "set up: IPC_RMID");
+	lrutest_flush_fput();
+	lrutest_shm_detach(test, r.seg);
 	lrutest_drain();
-	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), base, "last detach: lock charge left");
-	KUNIT_EXPECT_EQ_MSG(test, lrutest_node_state(NR_SHMEM), shmem,
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), r.base, "last detach: lock charge left");
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_node_state(NR_SHMEM), r.shmem,
 			    "last detach: shmem pages left");
 	/* Made, locked, never culled, freed: every counter back. */
-	lrutest_expect_stat_delta(test, &a, SHM_DELTA(), "last detach");
-	lrutest_shm_destroy(test, seg);
+	lrutest_expect_stat_delta(test, &r.before, SHM_DELTA(), "last detach");
+	lrutest_shm_destroy(test, r.seg);
 }
 
 /*
@@ -338,21 +411,38 @@ static const struct userns_row userns_rows[] = {
 
 KUNIT_ARRAY_PARAM_DESC(userns, userns_rows, name);
 
-static void shm_lock_in_a_child_user_namespace(struct kunit *test)
-{
 #ifdef CONFIG_USER_NS
-	const struct userns_row *row = test->param_value;
-	struct lrutest_shm *seg, *outside = NULL;
-	struct lrutest_cred *sc;
-	long base, child;
+/*
+ * The segment @row locks from the child namespace, attached; and, where
+ * @row charges the parent level first, another segment (*@outside) locked
+ * outside.
+ */
+static struct lrutest_shm *userns_segment(struct kunit *test, const struct userns_row *row,
+					  struct lrutest_shm **outside)
+{
+	struct lrutest_shm *seg;
 
 	lrutest_shm_user_mm(test);
 	seg = lrutest_shm_create(test, SHM_TEST_PAGES);
 	lrutest_shm_attach(test, seg);
+	*outside = NULL;
 	if (row->charge_parent) {
-		outside = lrutest_shm_create(test, SHM_TEST_PAGES);
-		KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(outside->id, SHM_LOCK), 0L);
+		*outside = lrutest_shm_create(test, SHM_TEST_PAGES);
+		KUNIT_ASSERT_EQ(test, lrutest_shm_ctl((*outside)->id, SHM_LOCK), 0L);
 	}
+	return seg;
+}
+#endif
+
+static void shm_lock_in_a_child_user_namespace(struct kunit *test)
+{
+#ifdef CONFIG_USER_NS
+	const struct userns_row *row = test->param_value;
+	struct lrutest_shm *seg, *outside;
+	struct lrutest_cred *sc;
+	long base, child;
+
+	seg = userns_segment(test, row, &outside);
 	base = locked_ucount();
 
 	sc = lrutest_userns_locker(test, row->ns_max, row->rlimit);
@@ -379,14 +469,16 @@ static void shm_lock_in_a_child_user_namespace(struct kunit *test)
  * mapping of it): SHM_UNLOCK leaves them unevictable while the VMA holds
  * them, and munmap of the VMA leaves them unevictable while SHM_LOCK does.
  * Only when both are gone are they rescued.
+ *
+ * The second mapping of @seg's file, MAP_SHARED | MAP_LOCKED: populated,
+ * each folio mlocked as the rmap maps it (mlock_vma_folio()).  A case that
+ * keeps it to its end ends with its mm (lrutest_mm_exit(): the mapping,
+ * the attach it counts as and its mlock go) and a drain of the munlocks.
  */
-static void shm_lock_and_mlock_hold_independently(struct kunit *test)
+static unsigned long shm_map_locked(struct kunit *test, struct lrutest_shm *seg)
 {
-	struct lrutest_shm *seg = locked_segment(test);
-	const long n = SHM_TEST_PAGES;
 	struct vm_area_struct *vma;
 	struct file *file = NULL;
-	struct lrutest_stat a;
 	unsigned long addr;
 
 	mmap_read_lock(current->mm);
@@ -395,21 +487,59 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 		file = get_file(vma->vm_file);
 	mmap_read_unlock(current->mm);
 	KUNIT_ASSERT_NOT_NULL(test, file);
-
-	lrutest_drain();
-	lrutest_stat(&a);
-	addr = vm_mmap(file, 0, n * PAGE_SIZE, PROT_READ | PROT_WRITE,
+	addr = vm_mmap(file, 0, seg->pages * PAGE_SIZE, PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_LOCKED, 0);
 	fput(file);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_VALUE(addr), "MAP_LOCKED mmap: %ld", (long)addr);
+	return addr;
+}
+
+/*
+ * The folios of a locked segment, not culled yet (locked_segment()), are
+ * moved by the mlock of the MAP_LOCKED mapping, once each.
+ */
+static void shm_locked_segment_mapped_locked_is_mlocked_and_culled_once(struct kunit *test)
+{
+	struct lrutest_shm *seg = locked_segment(test);
+	const long n = SHM_TEST_PAGES;
+	struct lrutest_stat a;
+
 	lrutest_drain();
-	/* Not culled yet (locked_segment()): mlock moves them, once each. */
+	lrutest_stat(&a);
+	shm_map_locked(test, seg);
+	lrutest_drain();
 	lrutest_expect_stat_delta(test, &a,
 				  SHM_DELTA(.nr_mlock = n, .mlocked = n, .culled = n,
 					    .unevictable = n, .anon = -n),
 				  "MAP_LOCKED");
 	expect_all_unevictable(test, seg, 2, true, "MAP_LOCKED");
+	lrutest_shm_destroy(test, seg);
+	lrutest_mm_exit(test);
+	lrutest_drain();
+}
 
+/* locked_segment(), mapped MAP_LOCKED at *@addr too, the batches drained. */
+static struct lrutest_shm *mlocked_segment(struct kunit *test, unsigned long *addr)
+{
+	struct lrutest_shm *seg = locked_segment(test);
+
+	*addr = shm_map_locked(test, seg);
+	lrutest_drain();
+	return seg;
+}
+
+/*
+ * SHM_UNLOCK of the mlocked segment: check_move_unevictable_folios() scans
+ * each folio but rescues none, mlocked folios not being folio_evictable().
+ */
+static void shm_unlock_of_an_mlocked_segment_rescues_nothing(struct kunit *test)
+{
+	const long n = SHM_TEST_PAGES;
+	struct lrutest_shm *seg;
+	struct lrutest_stat a;
+	unsigned long addr;
+
+	seg = mlocked_segment(test, &addr);
 	lrutest_drain();
 	lrutest_stat(&a);
 	KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_UNLOCK), 0L);
@@ -417,8 +547,35 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 				  "SHM_UNLOCK while mlocked");
 	KUNIT_EXPECT_FALSE(test, mapping_unevictable(seg->mapping));
 	expect_all_unevictable(test, seg, 2, true, "SHM_UNLOCK while mlocked");
+	lrutest_shm_destroy(test, seg);
+	lrutest_mm_exit(test);
+	lrutest_drain();
+}
 
+/* mlocked_segment(), SHM_UNLOCKed and SHM_LOCKed again. */
+static struct lrutest_shm *relocked_segment(struct kunit *test, unsigned long *addr)
+{
+	struct lrutest_shm *seg = mlocked_segment(test, addr);
+
+	lrutest_drain();
+	KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_UNLOCK), 0L);
 	KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_LOCK), 0L);
+	return seg;
+}
+
+/*
+ * munmap of the MAP_LOCKED mapping munlocks each folio, but
+ * __munlock_folio() leaves it unevictable: folio_evictable() is false
+ * while its mapping is locked.
+ */
+static void munmap_of_the_locked_vma_keeps_a_shm_locked_segment_unevictable(struct kunit *test)
+{
+	const long n = SHM_TEST_PAGES;
+	struct lrutest_shm *seg;
+	struct lrutest_stat a;
+	unsigned long addr;
+
+	seg = relocked_segment(test, &addr);
 	lrutest_drain();
 	lrutest_stat(&a);
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr, n * PAGE_SIZE), 0);
@@ -426,7 +583,19 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 	lrutest_expect_stat_delta(test, &a, SHM_DELTA(.nr_mlock = -n, .munlocked = n),
 				  "munmap while SHM_LOCKed");
 	expect_all_unevictable(test, seg, 1, false, "munmap while SHM_LOCKed");
+	lrutest_shm_destroy(test, seg);
+}
 
+/* With the mlock gone, the last SHM_UNLOCK rescues every folio. */
+static void shm_unlock_after_the_munlock_rescues_the_segment(struct kunit *test)
+{
+	const long n = SHM_TEST_PAGES;
+	struct lrutest_shm *seg;
+	struct lrutest_stat a;
+	unsigned long addr;
+
+	seg = relocked_segment(test, &addr);
+	KUNIT_ASSERT_EQ(test, vm_munmap(addr, n * PAGE_SIZE), 0);
 	lrutest_drain();
 	lrutest_stat(&a);
 	KUNIT_ASSERT_EQ(test, lrutest_shm_ctl(seg->id, SHM_UNLOCK), 0L);
@@ -442,31 +611,48 @@ static void shm_lock_and_mlock_hold_independently(struct kunit *test)
 /*
  * SHM_LOCK and SHM_UNLOCK of a large shmem folio (a PMD-sized one of a
  * tmpfs mounted huge=always): shmctl()'s shmem part, shmem_lock() and
- * shmem_unlock_mapping().  The lock moves nothing; a putback culls the
- * folio, counted in pages (PGCULLED and NR_UNEVICTABLE +HPAGE_PMD_NR); the
- * unlock's check_move_unevictable_folios() scans and rescues it, counted in
- * pages too (PGSCANNED, PGRESCUED +HPAGE_PMD_NR), back to an anon list.
+ * shmem_unlock_mapping().  The folio of these cases, on an anon list
+ * (its list in *@lru), the batches drained.
  */
-static void shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages(struct kunit *test)
+static struct folio *shm_large_folio(struct kunit *test, struct file **file, int *lru)
+{
+	struct folio *folio = lrutest_shmem_huge_folio(test, file);
+
+	lrutest_drain();
+	*lru = lrutest_locate(folio);
+	KUNIT_ASSERT_TRUE_MSG(test, *lru == LRU_INACTIVE_ANON || *lru == LRU_ACTIVE_ANON,
+			      "set up: on an anon list (%d)", *lru);
+	return folio;
+}
+
+/* The lock marks the mapping unevictable and moves nothing. */
+static void shm_lock_leaves_a_large_folio_on_its_list(struct kunit *test)
+{
+	struct folio *folio;
+	struct file *file;
+	int lru;
+
+	folio = shm_large_folio(test, &file, &lru);
+	lrutest_shmem_lock(test, file);
+	KUNIT_EXPECT_TRUE(test, mapping_unevictable(file->f_mapping));
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(folio), lru, "SHM_LOCK moved the folio");
+}
+
+/*
+ * A putback of the locked folio culls it (folio_putback_lru() ->
+ * lru_add()), counted in pages: PGCULLED and NR_UNEVICTABLE +HPAGE_PMD_NR.
+ */
+static void putback_of_a_shm_locked_large_folio_culls_it_by_pages(struct kunit *test)
 {
 	const long n = HPAGE_PMD_NR;
-	struct lrutest_shmem_lock *lock;
 	struct lrutest_stat before;
 	struct folio *folio;
 	struct file *file;
 	int lru;
 
-	folio = lrutest_shmem_huge_folio(test, &file);
-	lrutest_drain();
-	lru = lrutest_locate(folio);
-	KUNIT_ASSERT_TRUE_MSG(test, lru == LRU_INACTIVE_ANON || lru == LRU_ACTIVE_ANON,
-			      "set up: on an anon list (%d)", lru);
-
+	folio = shm_large_folio(test, &file, &lru);
 	lrutest_stat(&before);
-	lock = lrutest_shmem_lock(test, file);
-	KUNIT_EXPECT_TRUE(test, mapping_unevictable(file->f_mapping));
-	KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(folio), lru, "SHM_LOCK moved the folio");
-
+	lrutest_shmem_lock(test, file);
 	lrutest_isolate(test, folio);
 	lrutest_putback(test, folio);
 	lrutest_drain();
@@ -476,7 +662,42 @@ static void shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages(struct kuni
 	lrutest_expect_stat_delta(test, &before,
 				  SHM_DELTA(.culled = n, .unevictable = n, .anon = -n),
 				  "putback of a locked large folio");
+}
 
+/*
+ * shm_large_folio(), locked (the counters in @before just before) and
+ * culled by a putback.
+ */
+static struct folio *shm_culled_large_folio(struct kunit *test, struct lrutest_stat *before,
+					    struct lrutest_shmem_lock **lock)
+{
+	struct folio *folio;
+	struct file *file;
+	int lru;
+
+	folio = shm_large_folio(test, &file, &lru);
+	lrutest_stat(before);
+	*lock = lrutest_shmem_lock(test, file);
+	lrutest_isolate(test, folio);
+	lrutest_putback(test, folio);
+	lrutest_drain();
+	return folio;
+}
+
+/*
+ * The unlock's check_move_unevictable_folios() scans and rescues the
+ * culled folio, counted in pages too (PGSCANNED, PGRESCUED +HPAGE_PMD_NR),
+ * back to an anon list.
+ */
+static void shm_unlock_rescues_a_culled_large_folio_by_pages(struct kunit *test)
+{
+	const long n = HPAGE_PMD_NR;
+	struct lrutest_shmem_lock *lock;
+	struct lrutest_stat before;
+	struct folio *folio;
+	int lru;
+
+	folio = shm_culled_large_folio(test, &before, &lock);
 	lrutest_shmem_unlock(test, lock);
 	lru = lrutest_locate(folio);
 	KUNIT_EXPECT_TRUE_MSG(test, lru == LRU_INACTIVE_ANON || lru == LRU_ACTIVE_ANON,
@@ -488,7 +709,17 @@ static void shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages(struct kuni
 				  "SHM_UNLOCK of a culled large folio");
 }
 #else
-static void shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages(struct kunit *test)
+static void shm_lock_leaves_a_large_folio_on_its_list(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_TRANSPARENT_HUGEPAGE is off: no large shmem folio");
+}
+
+static void putback_of_a_shm_locked_large_folio_culls_it_by_pages(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_TRANSPARENT_HUGEPAGE is off: no large shmem folio");
+}
+
+static void shm_unlock_rescues_a_culled_large_folio_by_pages(struct kunit *test)
 {
 	kunit_skip(test, "CONFIG_TRANSPARENT_HUGEPAGE is off: no large shmem folio");
 }
@@ -498,10 +729,19 @@ static struct kunit_case shm_lock_cases[] = {
 	KUNIT_CASE(shm_lock_culls_on_reclaim_and_putback),
 	KUNIT_CASE(shm_pages_touched_after_shm_lock_are_culled_as_added),
 	KUNIT_CASE(shm_unlock_rescues_all),
-	KUNIT_CASE(shm_lock_rlimit_and_rmid),
+	KUNIT_CASE(shm_lock_one_page_over_rlimit_memlock_fails_uncharged),
+	KUNIT_CASE(shm_lock_at_rlimit_memlock_charges_the_segment),
+	KUNIT_CASE(shm_lock_of_a_locked_segment_is_not_charged_again),
+	KUNIT_CASE(shm_rmid_while_attached_keeps_the_lock_and_the_pages),
+	KUNIT_CASE(shm_last_detach_after_rmid_releases_the_lock_and_the_pages),
 	KUNIT_CASE_PARAM(shm_lock_in_a_child_user_namespace, userns_gen_params),
-	KUNIT_CASE(shm_lock_and_mlock_hold_independently),
-	KUNIT_CASE(shm_lock_culls_and_unlock_rescues_a_large_folio_by_pages),
+	KUNIT_CASE(shm_locked_segment_mapped_locked_is_mlocked_and_culled_once),
+	KUNIT_CASE(shm_unlock_of_an_mlocked_segment_rescues_nothing),
+	KUNIT_CASE(munmap_of_the_locked_vma_keeps_a_shm_locked_segment_unevictable),
+	KUNIT_CASE(shm_unlock_after_the_munlock_rescues_the_segment),
+	KUNIT_CASE(shm_lock_leaves_a_large_folio_on_its_list),
+	KUNIT_CASE(putback_of_a_shm_locked_large_folio_culls_it_by_pages),
+	KUNIT_CASE(shm_unlock_rescues_a_culled_large_folio_by_pages),
 	{}
 };
 
