@@ -10,6 +10,7 @@
 #include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/hugetlb.h>
 #include <linux/major.h>
 #include <linux/memcontrol.h>
 #include <linux/mm_inline.h>
@@ -232,6 +233,71 @@ void lrutest_expect_unevictable(struct kunit *test, int listed,
 	KUNIT_EXPECT_EQ_MSG(test, listed, LRUTEST_NOT_LISTED,
 			    "%s: folio %lu: threaded on an evictable list", step, i);
 }
+
+#ifdef CONFIG_HUGETLBFS
+/* The vm.nr_hugepages sysctl of a procfs mount: read into @buf, or written. */
+static ssize_t lrutest_nr_hugepages(struct vfsmount *proc, char *buf, size_t len,
+				    bool write)
+{
+	struct file *file;
+	loff_t pos = 0;
+	ssize_t n;
+
+	file = file_open_root_mnt(proc, "sys/vm/nr_hugepages", write ? O_WRONLY : O_RDONLY, 0);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	n = write ? kernel_write(file, buf, len, &pos) : kernel_read(file, buf, len - 1, &pos);
+	fput(file);
+	lrutest_flush_fput();
+	if (n >= 0 && !write)
+		buf[n] = '\0';
+	return n;
+}
+
+struct lrutest_hugepages {
+	struct vfsmount *proc;
+	char old[24];		/* nr_hugepages before the case */
+};
+
+static void lrutest_hugepages_restore(void *data)
+{
+	struct lrutest_hugepages *hp = data;
+
+	WARN_ON(lrutest_nr_hugepages(hp->proc, hp->old, strlen(hp->old), true) < 0);
+}
+
+/**
+ * lrutest_hugetlb_file - an empty file on hugetlbfs, with a huge page for it
+ * @test: the test case
+ *
+ * The pool of the default huge page size grows by one page for the case,
+ * through the vm.nr_hugepages sysctl of a procfs mount, and shrinks back
+ * when it ends; the file is created on a hugetlbfs mount of its own.
+ * Skips the case if the pool cannot grow (no free huge page of contiguous
+ * memory).
+ */
+struct file *lrutest_hugetlb_file(struct kunit *test)
+{
+	struct lrutest_hugepages *hp = kunit_kzalloc(test, sizeof(*hp), GFP_KERNEL);
+	unsigned long old;
+	char val[24];
+	ssize_t n;
+
+	KUNIT_ASSERT_NOT_NULL(test, hp);
+	hp->proc = lrutest_mount(test, "proc");
+	n = lrutest_nr_hugepages(hp->proc, hp->old, sizeof(hp->old), false);
+	KUNIT_ASSERT_GT_MSG(test, n, 0L, "read vm.nr_hugepages: %ld", (long)n);
+	strim(hp->old);
+	KUNIT_ASSERT_EQ(test, kstrtoul(hp->old, 10, &old), 0);
+	snprintf(val, sizeof(val), "%lu", old + 1);
+	n = lrutest_nr_hugepages(hp->proc, val, strlen(val), true);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lrutest_hugepages_restore, hp));
+	KUNIT_ASSERT_GT_MSG(test, n, 0L, "write vm.nr_hugepages: %ld", (long)n);
+	if (default_hstate.free_huge_pages < 1)
+		kunit_skip(test, "no free huge page after vm.nr_hugepages=%s", val);
+	return lrutest_create(test, lrutest_mount(test, "hugetlbfs"), "h");
+}
+#endif
 
 #ifdef CONFIG_TRANSPARENT_HUGEPAGE
 /**

@@ -35,6 +35,10 @@ void lrutest_close(struct kunit *test, struct file *file);
 void lrutest_flush_fput(void);
 /* A PMD-sized folio of a huge=always tmpfs file (THP only). */
 struct folio *lrutest_shmem_huge_folio(struct kunit *test, struct file **filep);
+#ifdef CONFIG_HUGETLBFS
+/* An empty hugetlbfs file, the pool one huge page larger for the case. */
+struct file *lrutest_hugetlb_file(struct kunit *test);
+#endif
 /* shmctl(SHM_LOCK)'s shmem part on a shmem file, undone when the case ends. */
 struct lrutest_shmem_lock;
 struct lrutest_shmem_lock *lrutest_shmem_lock(struct kunit *test, struct file *file);

@@ -10,11 +10,13 @@
  * VM_LOCKONFAULT, mm->locked_vm, NR_MLOCK and the unevictable_pgs_* events.
  */
 #include <kunit/test.h>
+#include <linux/hugetlb.h>
 #include <linux/migrate.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 
 #include "lrutest_mlock.h"
+#include "lrutest_reclaim.h"
 
 #define NPAGES	8
 #define LEN(n)	((unsigned long)(n) << PAGE_SHIFT)
@@ -899,6 +901,48 @@ static void mlock_of_a_special_vma_locks_nothing(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+#ifdef CONFIG_HUGETLBFS
+/*
+ * unevictable-lru.rst, "Filtering Special VMAs", 2): hugetlbfs pages are
+ * "already effectively pinned", so mlock_fixup() neither sets VM_LOCKED on
+ * a hugetlbfs VMA nor counts it in locked_vm, "but __mm_populate() includes
+ * hugetlbfs ranges, allocating the huge pages and populating the PTEs":
+ * mlock() takes the pool's free huge page and maps it.  The huge folio is
+ * on no LRU list and not mlocked, and no mlock counter moves.
+ */
+static void mlock_of_a_hugetlb_vma_populates_it_and_locks_nothing(struct kunit *test)
+{
+	struct file *file = lrutest_hugetlb_file(test);
+	struct hstate *h = hstate_file(file);
+	unsigned long addr, free;
+	struct lrutest_stat before;
+	struct folio *folio;
+
+	addr = lrutest_mmap(test, file, pages_per_huge_page(h), MAP_SHARED);
+	KUNIT_ASSERT_TRUE(test, lrutest_vma_flags(addr) & VM_HUGETLB);
+	KUNIT_ASSERT_NULL(test, lrutest_folio_at(test, addr));
+	free = h->free_huge_pages;
+	lrutest_stat(&before);
+
+	KUNIT_EXPECT_EQ(test, ksys_mlock2(addr, huge_page_size(h), 0), 0L);
+	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	KUNIT_EXPECT_EQ_MSG(test, free - h->free_huge_pages, 1UL, "HugePages_Free");
+	folio = lrutest_folio_at(test, addr);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "the huge page is not mapped");
+	KUNIT_EXPECT_EQ(test, folio_size(folio), huge_page_size(h));
+	KUNIT_EXPECT_FALSE(test, folio_test_mlocked(folio));
+	KUNIT_EXPECT_FALSE(test, folio_test_lru(folio));
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){}, "hugetlbfs VMA");
+	lrutest_vm_end(test);
+}
+#else
+static void mlock_of_a_hugetlb_vma_populates_it_and_locks_nothing(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_HUGETLBFS is off: no hugetlbfs VMA");
+}
+#endif
+
 struct prot_none_row {
 	const char *desc;
 	bool map_locked;	/* mmap(MAP_LOCKED), else mmap() and mlock() */
@@ -1272,6 +1316,7 @@ static struct kunit_case mlock_vma_cases[] = {
 	KUNIT_CASE(migration_of_a_locked_folio_keeps_it_mlocked),
 	KUNIT_CASE(compaction_isolates_a_locked_folio),
 	KUNIT_CASE_PARAM(mlock_of_a_special_vma_locks_nothing, special_gen_params),
+	KUNIT_CASE(mlock_of_a_hugetlb_vma_populates_it_and_locks_nothing),
 	KUNIT_CASE_PARAM(locked_prot_none_range_is_locked_and_empty, prot_none_gen_params),
 	KUNIT_CASE(locked_stack_expansion_charges_and_mlocks_the_new_page),
 	KUNIT_CASE_PARAM(mlock_and_munlock_over_vma_layouts, layout_gen_params),
