@@ -143,17 +143,19 @@ static const struct rescue_row rescue_rows[] = {
 KUNIT_ARRAY_PARAM_DESC(rescue, rescue_rows, desc);
 
 /*
- * NR_PAGES folios charged to a test memcg, all on its LRU_UNEVICTABLE:
- * an SHM_LOCKed segment culled by MADV_PAGEOUT, or anon memory mlock()ed
- * (mlock_fixup() -> mlock_vma_pages_range() ends with lru_add_drain()).
- * Returns the address of the range.
+ * Swap on, a test memcg (*@cg), and NR_PAGES folios charged to it, all on
+ * its LRU_UNEVICTABLE: an SHM_LOCKed segment culled by MADV_PAGEOUT, or
+ * anon memory mlock()ed (mlock_fixup() -> mlock_vma_pages_range() ends with
+ * lru_add_drain()).  Returns the address of the range.
  */
 static unsigned long locked_in_memcg(struct kunit *test, const struct rescue_row *row,
-				     struct lrutest_memcg *cg, struct lrutest_shm **seg)
+				     struct lrutest_memcg **cg, struct lrutest_shm **seg)
 {
 	struct lrutest_reclaim_stat s;
 	unsigned long addr;
 
+	lrutest_swap_on(test);
+	*cg = lrutest_memcg_create(test);
 	if (row->how == RESCUE_SHM_UNLOCK) {
 		*seg = segment(test, true);
 		addr = (*seg)->addr;
@@ -164,7 +166,7 @@ static unsigned long locked_in_memcg(struct kunit *test, const struct rescue_row
 		addr = lrutest_memcg_anon(test, NR_PAGES, false);
 		KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, NR_PAGES * PAGE_SIZE, 0), 0L);
 	}
-	lrutest_memcg_stat(cg, &s);
+	lrutest_memcg_stat(*cg, &s);
 	KUNIT_ASSERT_EQ(test, s.lru[LRU_UNEVICTABLE], NR_PAGES);
 	return addr;
 }
@@ -194,9 +196,7 @@ static void rescue_leaves_the_memcg_unevictable_count(struct kunit *test)
 	struct lrutest_memcg *cg;
 	unsigned long addr;
 
-	lrutest_swap_on(test);
-	cg = lrutest_memcg_create(test);
-	addr = locked_in_memcg(test, row, cg, &seg);
+	addr = locked_in_memcg(test, row, &cg, &seg);
 	lrutest_memcg_stat(cg, &b);
 
 	rescue(test, row, addr, seg);
@@ -224,9 +224,7 @@ static void madvise_pageout_swaps_out_a_rescued_folio(struct kunit *test)
 	struct lrutest_memcg *cg;
 	unsigned long addr;
 
-	lrutest_swap_on(test);
-	cg = lrutest_memcg_create(test);
-	addr = locked_in_memcg(test, row, cg, &seg);
+	addr = locked_in_memcg(test, row, &cg, &seg);
 	rescue(test, row, addr, seg);
 	lrutest_memcg_stat(cg, &b);
 	KUNIT_ASSERT_EQ(test, lrutest_stat_anon(&b), NR_PAGES);

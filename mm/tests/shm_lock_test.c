@@ -283,39 +283,39 @@ static void rlimit_locked_segment(struct kunit *test, struct rlimit_seg *r)
 	lrutest_restore_ipc_lock(test, sc);
 }
 
+struct rlimit_row {
+	const char *desc;
+	long over;		/* pages of the segment above RLIMIT_MEMLOCK */
+	long ret;		/* of shmctl(SHM_LOCK) */
+	bool locked;		/* the mapping unevictable after */
+	long charged;		/* the UCOUNT_RLIMIT_MEMLOCK charge taken */
+};
+
+static const struct rlimit_row rlimit_rows[] = {
+	{ "one page over RLIMIT_MEMLOCK: -ENOMEM, uncharged", 1, -ENOMEM, false, 0 },
+	{ "at RLIMIT_MEMLOCK: locked, the segment charged", 0, 0, true, SHM_TEST_PAGES },
+};
+
+KUNIT_ARRAY_PARAM_DESC(rlimit, rlimit_rows, desc);
+
 /*
- * One page over the limit, user_shm_lock() takes its charge back and
- * shmctl() fails with ENOMEM: the mapping stays evictable.
+ * SHM_LOCK by a caller without CAP_IPC_LOCK: user_shm_lock() charges the
+ * segment's pages to its ucounts against RLIMIT_MEMLOCK; one page over the
+ * limit it takes the charge back and shmctl() fails with ENOMEM, the
+ * mapping left evictable; exactly at the limit it succeeds.
  */
-static void shm_lock_one_page_over_rlimit_memlock_fails_uncharged(struct kunit *test)
+static void shm_lock_charges_the_segment_up_to_rlimit_memlock(struct kunit *test)
 {
+	const struct rlimit_row *row = test->param_value;
 	struct lrutest_cred *sc;
 	struct rlimit_seg r;
 
 	rlimit_segment(test, &r);
-	sc = lrutest_drop_ipc_lock(test, r.base + SHM_TEST_PAGES - 1);
-	KUNIT_EXPECT_EQ_MSG(test, lrutest_shm_ctl(r.seg->id, SHM_LOCK), (long)-ENOMEM,
-			    "SHM_LOCK one page over RLIMIT_MEMLOCK");
-	KUNIT_EXPECT_FALSE_MSG(test, mapping_unevictable(r.seg->mapping),
-			       "failed SHM_LOCK made the mapping unevictable");
-	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), r.base, "failed SHM_LOCK charged");
-	lrutest_restore_ipc_lock(test, sc);
-	lrutest_shm_destroy(test, r.seg);
-}
-
-/* Exactly at the limit, SHM_LOCK succeeds and charges the segment's pages. */
-static void shm_lock_at_rlimit_memlock_charges_the_segment(struct kunit *test)
-{
-	struct lrutest_cred *sc;
-	struct rlimit_seg r;
-
-	rlimit_segment(test, &r);
-	sc = lrutest_drop_ipc_lock(test, r.base + SHM_TEST_PAGES);
-	KUNIT_EXPECT_EQ_MSG(test, lrutest_shm_ctl(r.seg->id, SHM_LOCK), 0L,
-			    "SHM_LOCK at RLIMIT_MEMLOCK");
-	KUNIT_EXPECT_TRUE(test, mapping_unevictable(r.seg->mapping));
-	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), r.base + SHM_TEST_PAGES,
-			    "SHM_LOCK charge");
+	sc = lrutest_drop_ipc_lock(test, r.base + SHM_TEST_PAGES - row->over);
+	KUNIT_EXPECT_EQ(test, lrutest_shm_ctl(r.seg->id, SHM_LOCK), row->ret);
+	KUNIT_EXPECT_EQ_MSG(test, mapping_unevictable(r.seg->mapping), row->locked,
+			    "mapping_unevictable() after SHM_LOCK");
+	KUNIT_EXPECT_EQ_MSG(test, locked_ucount(), r.base + row->charged, "SHM_LOCK charge");
 	lrutest_restore_ipc_lock(test, sc);
 	lrutest_shm_destroy(test, r.seg);
 }
@@ -729,8 +729,7 @@ static struct kunit_case shm_lock_cases[] = {
 	KUNIT_CASE(shm_lock_culls_on_reclaim_and_putback),
 	KUNIT_CASE(shm_pages_touched_after_shm_lock_are_culled_as_added),
 	KUNIT_CASE(shm_unlock_rescues_all),
-	KUNIT_CASE(shm_lock_one_page_over_rlimit_memlock_fails_uncharged),
-	KUNIT_CASE(shm_lock_at_rlimit_memlock_charges_the_segment),
+	KUNIT_CASE_PARAM(shm_lock_charges_the_segment_up_to_rlimit_memlock, rlimit_gen_params),
 	KUNIT_CASE(shm_lock_of_a_locked_segment_is_not_charged_again),
 	KUNIT_CASE(shm_rmid_while_attached_keeps_the_lock_and_the_pages),
 	KUNIT_CASE(shm_last_detach_after_rmid_releases_the_lock_and_the_pages),
