@@ -3,7 +3,7 @@
 # shellcheck disable=SC2034 # the variables are for the scripts that source this
 
 LRUTEST_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-LRUTEST_CACHE=${LRUTEST_CACHE:-$LRUTEST_ROOT/.cache}
+LRUTEST_CACHE=$(realpath -m -- "${LRUTEST_CACHE:-$LRUTEST_ROOT/.cache}")
 # The config and kernel whose build is gcov-instrumented: scripts/coverage
 # runs it, the gate's coverage floors are taken from it.
 COVERAGE_CONFIG=debug
