@@ -11,6 +11,11 @@
  * put back (folio_putback_lru()) and lru_add() moves it to LRU_UNEVICTABLE.
  * Once rescued (SHM_UNLOCK, munlock), the same folios are evictable again:
  * they leave the memcg's unevictable count and MADV_PAGEOUT swaps them out.
+ * MADV_FREE refuses a VM_LOCKED VMA too; elsewhere it makes anon folios
+ * lazyfree (clean, no longer swap-backed, on the file LRU), and reclaim
+ * then drops them without swap, unless they were written again
+ * (try_to_unmap_one() makes them swap-backed again) or someone else holds
+ * a reference.
  *
  * Swap is a RAM disk (brd, a synchronous block device), so that a folio
  * written out is clean when shrink_folio_list() looks at it again and is
@@ -54,33 +59,50 @@ static struct lrutest_shm *segment(struct kunit *test, bool locked)
 	return seg;
 }
 
+/* madvise(MADV_FREE) of @pages at @addr in the case's mm. */
+static int lazyfree(unsigned long addr, unsigned long pages)
+{
+	lrutest_step();
+	return do_madvise(current->mm, addr, pages * PAGE_SIZE, MADV_FREE);
+}
+
 struct locked_row {
 	const char *desc;
 	int flags;		/* of mlock2() */
+	int advice;		/* MADV_PAGEOUT or MADV_FREE */
 };
 
 static const struct locked_row locked_rows[] = {
-	{ "mlock()", 0 },
-	{ "mlock2(MLOCK_ONFAULT)", MLOCK_ONFAULT },
+	{ "MADV_PAGEOUT of mlock()", 0, MADV_PAGEOUT },
+	{ "MADV_PAGEOUT of mlock2(MLOCK_ONFAULT)", MLOCK_ONFAULT, MADV_PAGEOUT },
+	{ "MADV_FREE of mlock()", 0, MADV_FREE },
+	{ "MADV_FREE of mlock2(MLOCK_ONFAULT)", MLOCK_ONFAULT, MADV_FREE },
 };
 
 KUNIT_ARRAY_PARAM_DESC(locked, locked_rows, desc);
 
 /*
- * can_madv_lru_vma(): no MADV_PAGEOUT of a VM_LOCKED VMA (VM_LOCKONFAULT
- * too), -EINVAL before any folio is looked at: every folio stays mlocked
- * on LRU_UNEVICTABLE and no count moves.
+ * No MADV_PAGEOUT (can_madv_lru_vma()) and no MADV_FREE
+ * (madvise_dontneed_free_valid_vma(): only MADV_DONTNEED_LOCKED may drop
+ * locked pages) of a VM_LOCKED VMA, VM_LOCKONFAULT too: -EINVAL before any
+ * folio is looked at, so every folio stays mlocked on LRU_UNEVICTABLE and
+ * no count moves.
  */
-static void madvise_pageout_refuses_a_locked_vma(struct kunit *test)
+static void madvise_refuses_a_locked_vma(struct kunit *test)
 {
 	const struct locked_row *row = test->param_value;
 	unsigned long addr = lrutest_mmap_anon(test, NR_PAGES, true), i;
 	struct lrutest_stat before;
+	int ret;
 
 	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, NR_PAGES * PAGE_SIZE, row->flags), 0L);
 	lrutest_stat(&before);
 
-	KUNIT_EXPECT_EQ(test, pageout(addr, NR_PAGES), -EINVAL);
+	if (row->advice == MADV_PAGEOUT)
+		ret = pageout(addr, NR_PAGES);
+	else
+		ret = lazyfree(addr, NR_PAGES);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){ .lists = true },
 				  row->desc);
 	for (i = 0; i < NR_PAGES; i++)
@@ -242,11 +264,166 @@ static void madvise_pageout_swaps_out_a_rescued_folio(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+/*
+ * NR_PAGES anon pages charged to a test memcg, written (not zero-filled)
+ * and then made lazyfree by MADV_FREE: madvise_free_pte_range() cleans
+ * each PTE and folio and queues the folio in this CPU's lru_lazyfree batch,
+ * which madvise_pageout() drains (lru_add_drain()) before it looks at the
+ * range.  Swap is on or off as @swap says.  Returns the address.
+ */
+static unsigned long lazyfree_in_memcg(struct kunit *test, bool swap,
+				       struct lrutest_memcg **cg)
+{
+	unsigned long addr;
+
+	lrutest_swap(test, swap);
+	*cg = lrutest_memcg_create(test);
+	addr = lrutest_memcg_anon(test, NR_PAGES, true);
+	KUNIT_ASSERT_EQ(test, lazyfree(addr, NR_PAGES), 0);
+	return addr;
+}
+
+/* The first byte of the user page at @addr, read as a user load would. */
+static u8 user_byte(struct kunit *test, unsigned long addr)
+{
+	u8 c = 0xff;
+
+	KUNIT_EXPECT_EQ_MSG(test, copy_from_user(&c, (const void __user *)addr, 1), 0UL,
+			    "load from %lx", addr);
+	return c;
+}
+
+struct lazyfree_row {
+	const char *desc;
+	bool swap;
+};
+
+static const struct lazyfree_row lazyfree_rows[] = {
+	{ "no swap", false },
+	{ "swap on", true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(lazyfree, lazyfree_rows, desc);
+
+/*
+ * A clean lazyfree folio mapped once and referenced by nothing else is
+ * discarded, not written anywhere: try_to_unmap_one() clears its PTE
+ * (the folio's references are the isolation's and the mapping's), and
+ * shrink_folio_list() frees it (PGLAZYFREED), swap or no swap.  The range
+ * reads back as zeroes (a new fault) and the memcg holds no folio.
+ */
+static void madvise_pageout_discards_a_clean_lazyfree_folio(struct kunit *test)
+{
+	const struct lazyfree_row *row = test->param_value;
+	unsigned long addr, freed, swapped, i;
+	struct lrutest_reclaim_stat a;
+	struct lrutest_memcg *cg;
+
+	addr = lazyfree_in_memcg(test, row->swap, &cg);
+	freed = lrutest_vm_event(PGLAZYFREED);
+	swapped = lrutest_vm_event(PSWPOUT);
+
+	KUNIT_EXPECT_EQ(test, pageout(addr, NR_PAGES), 0);
+	KUNIT_EXPECT_EQ(test, lrutest_vm_event(PGLAZYFREED) - freed, NR_PAGES);
+	KUNIT_EXPECT_EQ(test, lrutest_vm_event(PSWPOUT) - swapped, 0UL);
+	lrutest_memcg_stat(cg, &a);
+	KUNIT_EXPECT_EQ(test, lrutest_stat_anon(&a) + lrutest_stat_file(&a), 0UL);
+	for (i = 0; i < NR_PAGES; i++) {
+		KUNIT_EXPECT_NULL_MSG(test, lrutest_folio_at(test, addr + i * PAGE_SIZE),
+				      "page %lu still mapped", i);
+		KUNIT_EXPECT_EQ_MSG(test, user_byte(test, addr + i * PAGE_SIZE), 0, "page %lu", i);
+	}
+	lrutest_vm_end(test);
+}
+
+/*
+ * A lazyfree folio written to again has a dirty PTE: try_to_unmap_one()
+ * moves the dirty bit to the folio, makes it swap-backed again and leaves
+ * it mapped, and shrink_folio_list() activates it (PGACTIVATE); the putback
+ * (folio_putback_lru(), through this CPU's lru_add batch, drained here)
+ * lists it active anon.  Nothing is freed and the new data stay.
+ */
+static void madvise_pageout_keeps_a_lazyfree_folio_written_again(struct kunit *test)
+{
+	unsigned long addr, freed, i;
+	struct lrutest_reclaim_stat b, a;
+	struct lrutest_memcg *cg;
+	struct folio *folio;
+	const u8 mark = 0x3c;
+
+	addr = lazyfree_in_memcg(test, false, &cg);
+	for (i = 0; i < NR_PAGES; i++)
+		lrutest_user_store(test, addr + i * PAGE_SIZE, mark);
+	freed = lrutest_vm_event(PGLAZYFREED);
+	lrutest_memcg_stat(cg, &b);
+
+	KUNIT_EXPECT_EQ(test, pageout(addr, NR_PAGES), 0);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, lrutest_vm_event(PGLAZYFREED) - freed, 0UL);
+	lrutest_memcg_stat(cg, &a);
+	KUNIT_EXPECT_EQ(test, a.activate - b.activate, NR_PAGES);
+	KUNIT_EXPECT_EQ(test, a.lru[LRU_ACTIVE_ANON], NR_PAGES);
+	KUNIT_EXPECT_EQ(test, lrutest_stat_file(&a), 0UL);
+	for (i = 0; i < NR_PAGES; i++) {
+		folio = lrutest_folio_at(test, addr + i * PAGE_SIZE);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, folio, "page %lu unmapped", i);
+		if (folio)
+			KUNIT_EXPECT_TRUE_MSG(test, folio_test_swapbacked(folio), "page %lu", i);
+		KUNIT_EXPECT_EQ_MSG(test, user_byte(test, addr + i * PAGE_SIZE), mark,
+				    "page %lu", i);
+	}
+	lrutest_vm_end(test);
+}
+
+/*
+ * A clean lazyfree folio that someone else holds a reference to (here the
+ * test) cannot be discarded now: try_to_unmap_one() leaves it mapped and
+ * shrink_folio_list() activates it, but it is still clean, so it stays
+ * lazyfree (not swap-backed, active on the file LRU) for a later reclaim to
+ * drop.  Linux before 6.15 made it swap-backed on any extra reference.
+ */
+static void madvise_pageout_keeps_a_referenced_lazyfree_folio_lazyfree(struct kunit *test)
+{
+	struct folio *folio[NR_PAGES];
+	struct lrutest_reclaim_stat a;
+	unsigned long addr, freed, i;
+	struct lrutest_memcg *cg;
+	bool lazy = true;
+
+	addr = lazyfree_in_memcg(test, false, &cg);
+	for (i = 0; i < NR_PAGES; i++) {
+		folio[i] = lrutest_folio_at(test, addr + i * PAGE_SIZE);
+		KUNIT_ASSERT_NOT_NULL(test, folio[i]);
+	}
+	freed = lrutest_vm_event(PGLAZYFREED);
+
+	KUNIT_EXPECT_EQ(test, pageout(addr, NR_PAGES), 0);
+	lrutest_drain();
+	KUNIT_EXPECT_EQ(test, lrutest_vm_event(PGLAZYFREED) - freed, 0UL);
+	for (i = 0; i < NR_PAGES; i++) {
+		KUNIT_EXPECT_PTR_EQ_MSG(test, lrutest_folio_at(test, addr + i * PAGE_SIZE),
+					folio[i], "page %lu", i);
+		KUNIT_EXPECT_EQ_MSG(test, user_byte(test, addr + i * PAGE_SIZE),
+				    LRUTEST_ANON_MARK, "page %lu", i);
+		lazy &= !folio_test_swapbacked(folio[i]);
+	}
+	lrutest_skip_known_bug(test, lazy, KERNEL_VERSION(6, 15, 0),
+			       "\"mm: set folio swapbacked iff folios are dirty in try_to_unmap_one\"");
+	KUNIT_EXPECT_TRUE(test, lazy);
+	lrutest_memcg_stat(cg, &a);
+	KUNIT_EXPECT_EQ(test, a.lru[LRU_ACTIVE_FILE], NR_PAGES);
+	KUNIT_EXPECT_EQ(test, lrutest_stat_anon(&a), 0UL);
+	lrutest_vm_end(test);
+}
+
 static struct kunit_case reclaim_pageout_cases[] = {
-	KUNIT_CASE_PARAM(madvise_pageout_refuses_a_locked_vma, locked_gen_params),
+	KUNIT_CASE_PARAM(madvise_refuses_a_locked_vma, locked_gen_params),
 	KUNIT_CASE(madvise_pageout_culls_a_locked_segment),
 	KUNIT_CASE_PARAM(rescue_leaves_the_memcg_unevictable_count, rescue_gen_params),
 	KUNIT_CASE_PARAM(madvise_pageout_swaps_out_a_rescued_folio, rescue_gen_params),
+	KUNIT_CASE_PARAM(madvise_pageout_discards_a_clean_lazyfree_folio, lazyfree_gen_params),
+	KUNIT_CASE(madvise_pageout_keeps_a_lazyfree_folio_written_again),
+	KUNIT_CASE(madvise_pageout_keeps_a_referenced_lazyfree_folio_lazyfree),
 	{}
 };
 
