@@ -6,7 +6,9 @@
  * split a large folio that the range covers in part, if this mm alone maps
  * it, so that the advice reaches the pages in the range and no others:
  * MADV_COLD moves them to the inactive list, MADV_FREE makes them lazily
- * freeable (clean, not swap-backed, on the inactive file list).  The
+ * freeable (clean, not swap-backed, on the inactive file list),
+ * MADV_PAGEOUT swaps them out, which reclaims the part of a THP outside an
+ * mlock()ed VMA.  The
  * per-CPU batches that carry the moves (lru_deactivate, lru_lazyfree) are
  * drained before the lists are read: madvise() promises no list at return.
  *
@@ -150,6 +152,66 @@ static void madvise_free_of_half_a_pte_mapped_thp_lazyfrees_it(struct kunit *tes
 	lrutest_vm_end(test);
 }
 
+#ifdef CONFIG_SWAP
+/*
+ * Documentation/mm/unevictable-lru.rst, "mlocking Transparent Huge Pages":
+ * "If a user tries to mlock() part of a huge page, and no user mlock()s
+ * the whole of the huge page, we want the rest of the page to be
+ * reclaimable."  mlock() of the first half of a THP splits the PMD and the
+ * VMA and leaves the folio evictable (allow_mlock_munlock()).  MADV_PAGEOUT
+ * of the other half, which can_madv_lru_vma() allows, splits the folio:
+ * remap_page() maps each page of the locked half again as a small folio of
+ * a VM_LOCKED VMA, which folio_add_anon_rmap_ptes() mlocks (culled: the
+ * split listed it), and each page of the range is swapped out and
+ * unmapped (brd writes synchronously, so each is freed in the same call).
+ */
+static void madvise_pageout_swaps_out_the_unlocked_half_of_a_thp(struct kunit *test)
+{
+	const long half = THP_PAGES / 2;
+	unsigned long thp, splits, swapped;
+	struct lrutest_stat before;
+	struct folio *folio;
+	int i;
+
+	lrutest_swap_on(test);
+	thp = lrutest_thp_map(test, &folio);
+	fill_thp(folio);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(thp, THP_SIZE / 2, 0), 0L);
+	KUNIT_ASSERT_FALSE_MSG(test, folio_test_mlocked(folio), "set up: half a THP mlocked");
+	kunit_release_action(test, lrutest_folio_put_action, folio);
+	lrutest_stat(&before);
+	splits = lrutest_vm_event(THP_SPLIT_PAGE);
+	swapped = lrutest_vm_event(PSWPOUT);
+
+	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, thp + THP_SIZE / 2, THP_SIZE / 2,
+					 MADV_PAGEOUT), 0);
+	KUNIT_EXPECT_EQ(test, lrutest_vm_event(THP_SPLIT_PAGE) - splits, 1UL);
+	KUNIT_EXPECT_EQ(test, lrutest_vm_event(PSWPOUT) - swapped, (unsigned long)half);
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = half, .mlocked = half, .culled = half,
+					.unevictable = half, .anon = -THP_PAGES, .lists = true },
+				  "MADV_PAGEOUT of the unlocked half");
+	for (i = 0; i < THP_PAGES; i++) {
+		folio = lrutest_folio_at(test, thp + i * PAGE_SIZE);
+		if (i >= half) {
+			KUNIT_EXPECT_NULL_MSG(test, folio, "page %d still mapped", i);
+			continue;
+		}
+		KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "locked page %d unmapped", i);
+		KUNIT_EXPECT_FALSE_MSG(test, folio_test_large(folio), "locked page %d", i);
+		lrutest_expect_mlocked(test, folio, 1, "a locked page of the split THP");
+		kunit_release_action(test, lrutest_folio_put_action, folio);
+	}
+	lrutest_vm_end(test);
+}
+#else
+static void madvise_pageout_swaps_out_the_unlocked_half_of_a_thp(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_SWAP is off: nowhere to page out to");
+}
+#endif
+
 #if defined(CONFIG_MEMCG) && defined(CONFIG_SWAP)
 /*
  * An anon THP faulted in a memcg is put on that memcg's deferred-split queue
@@ -202,6 +264,7 @@ static void thp_skip(struct kunit *test)
 
 #define madvise_cold_splits_a_thp_without_its_first_page	thp_skip
 #define madvise_free_of_half_a_pte_mapped_thp_lazyfrees_it	thp_skip
+#define madvise_pageout_swaps_out_the_unlocked_half_of_a_thp	thp_skip
 #define munmap_frees_a_queued_thp_before_uncharging_it		thp_skip
 
 #endif
@@ -209,6 +272,7 @@ static void thp_skip(struct kunit *test)
 static struct kunit_case madvise_thp_cases[] = {
 	KUNIT_CASE(madvise_cold_splits_a_thp_without_its_first_page),
 	KUNIT_CASE(madvise_free_of_half_a_pte_mapped_thp_lazyfrees_it),
+	KUNIT_CASE(madvise_pageout_swaps_out_the_unlocked_half_of_a_thp),
 	KUNIT_CASE(munmap_frees_a_queued_thp_before_uncharging_it),
 	{}
 };
