@@ -10,15 +10,17 @@
  * pressure is shared follows swappiness: 0 keeps memcg reclaim off anon,
  * 200 (anon as cheap as file, MAX_SWAPPINESS) keeps it off file.
  *
- * Every case: 128 anon folios, written and then left unused (inactive
- * anon, PTEs old after MADV_COLD: candidates for eviction), and
+ * The balance cases: 128 anon folios, written and then left unused
+ * (inactive anon, PTEs old after MADV_COLD: candidates for eviction), and
  * 256 page cache folios read twice (active file, nothing on the inactive
  * file list, so that no "cache trim" mode hides the balance), then one
- * reclaim of 32 pages at the row's swappiness.
+ * reclaim of 32 pages at the row's swappiness.  Anon that MADV_FREE made
+ * lazyfree is on the file list, and reclaim without swap takes it.
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
+#include <linux/mman.h>
 #include <linux/swap.h>
 
 #include "lrutest.h"
@@ -129,9 +131,54 @@ static void reclaim_scan_balance_follows_swap_and_swappiness(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+/*
+ * MADV_FREE makes anon folios lazyfree: clean, no longer swap-backed and on
+ * the inactive file list (lru_lazyfree()), so reclaim without swap, which
+ * scans file only (SCAN_FILE), still takes them, and shrink_folio_list()
+ * drops each without writing it (PGLAZYFREED).  16 lazyfree and 16
+ * swap-backed anon folios, one reclaim of 32: it goes down to priority 0,
+ * which scans the whole inactive file list, so it scans and drops all 16
+ * lazyfree folios and never looks at the anon list.
+ */
+static void reclaim_without_swap_drops_lazyfree_anon_only(struct kunit *test)
+{
+	const unsigned long nr = 16;
+	struct lrutest_reclaim_stat b, a;
+	unsigned long lazy, freed, reclaimed;
+	struct lrutest_memcg *cg;
+
+	lrutest_swap(test, false);
+	cg = lrutest_memcg_create(test);
+	lrutest_memcg_anon(test, nr, true);
+	lazy = lrutest_memcg_anon(test, nr, true);
+	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, lazy, nr * PAGE_SIZE, MADV_FREE), 0);
+	/* MADV_FREE queues each folio in this CPU's lru_lazyfree batch. */
+	lrutest_drain();
+	lrutest_memcg_stat(cg, &b);
+	KUNIT_ASSERT_EQ_MSG(test, b.lru[LRU_INACTIVE_FILE], nr, "set up: lazyfree folios");
+	KUNIT_ASSERT_EQ_MSG(test, b.lru[LRU_INACTIVE_ANON], nr, "set up: swap-backed folios");
+	freed = lrutest_vm_event(PGLAZYFREED);
+
+	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, -1);
+	lrutest_memcg_stat(cg, &a);
+	lrutest_memcg_log(test, "16 lazyfree and 16 swap-backed anon, no swap", &b, &a);
+
+	KUNIT_EXPECT_EQ(test, reclaimed, nr);
+	KUNIT_EXPECT_EQ(test, lrutest_vm_event(PGLAZYFREED) - freed, nr);
+	KUNIT_EXPECT_EQ(test, a.scan_file - b.scan_file, nr);
+	KUNIT_EXPECT_EQ(test, a.scan_anon - b.scan_anon, 0UL);
+	lrutest_memcg_expect_stolen(test, reclaimed, &b, &a);
+	KUNIT_EXPECT_EQ(test, lrutest_stat_file(&a), 0UL);
+	KUNIT_EXPECT_EQ(test, a.lru[LRU_INACTIVE_ANON], nr);
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_memcg_walk(cg, LRU_INACTIVE_ANON), nr,
+			    "swap-backed folios still on the memcg's inactive anon list, walked");
+	lrutest_vm_end(test);
+}
+
 static struct kunit_case reclaim_balance_cases[] = {
 	KUNIT_CASE_PARAM(reclaim_scan_balance_follows_swap_and_swappiness,
 			 balance_gen_params),
+	KUNIT_CASE(reclaim_without_swap_drops_lazyfree_anon_only),
 	{}
 };
 
