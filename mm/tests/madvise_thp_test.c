@@ -162,8 +162,10 @@ static void madvise_free_of_half_a_pte_mapped_thp_lazyfrees_it(struct kunit *tes
  * of the other half, which can_madv_lru_vma() allows, splits the folio:
  * remap_page() maps each page of the locked half again as a small folio of
  * a VM_LOCKED VMA, which folio_add_anon_rmap_ptes() mlocks (culled: the
- * split listed it), and each page of the range is swapped out and
- * unmapped (brd writes synchronously, so each is freed in the same call).
+ * split listed it; remove_migration_pte() drains the mlock batch for a
+ * VM_LOCKED VMA, so the counts hold as madvise() returns), and each page
+ * of the range is swapped out and unmapped (brd writes synchronously, so
+ * each is freed in the same call).
  */
 static void madvise_pageout_swaps_out_the_unlocked_half_of_a_thp(struct kunit *test)
 {

@@ -379,8 +379,9 @@ static void madvise_pageout_keeps_a_lazyfree_folio_written_again(struct kunit *t
  * A clean lazyfree folio that someone else holds a reference to (here the
  * test) cannot be discarded now: try_to_unmap_one() leaves it mapped and
  * shrink_folio_list() activates it, but it is still clean, so it stays
- * lazyfree (not swap-backed, active on the file LRU) for a later reclaim to
- * drop.  Linux before 6.15 made it swap-backed on any extra reference.
+ * lazyfree (not swap-backed, active on the file LRU, once the putback's
+ * lru_add batch is drained) for a later reclaim to drop.  Linux before
+ * 6.15 made it swap-backed on any extra reference.
  */
 static void madvise_pageout_keeps_a_referenced_lazyfree_folio_lazyfree(struct kunit *test)
 {
