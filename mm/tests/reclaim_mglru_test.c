@@ -79,6 +79,39 @@
 	(MGLRU_OF == 1 ? (long)(v73) : MGLRU_OF == 0 ? (long)(v612) : MGLRU_UNKNOWN)
 #define MGLRU_KNOWN		(MGLRU_OF >= 0)
 
+/* max_seq, min_seq[LRU_GEN_ANON] and min_seq[LRU_GEN_FILE], MGLRU_EXACT() values. */
+struct mglru_seqs {
+	long max, anon, file;
+};
+
+#define MGLRU_SEQS(max612, anon612, file612, max73, anon73, file73)	\
+	{ MGLRU_EXACT(max612, max73), MGLRU_EXACT(anon612, anon73),	\
+	  MGLRU_EXACT(file612, file73) }
+
+/*
+ * The sequence numbers of the test memcg's lruvec: it starts at max_seq
+ * MIN_NR_GENS + 1 = 3 and min_seq[] 0 (lru_gen_init_lruvec()); each aging
+ * is one more max_seq (inc_max_seq()), and a type's min_seq moves up as its
+ * oldest generation empties (try_to_inc_min_seq(); on 6.12 anon's no
+ * further than file's), or with the aging itself (inc_min_seq()).
+ */
+static void expect_seqs(struct kunit *test, struct lrutest_memcg *cg,
+			const struct mglru_seqs *want, const char *what)
+{
+#ifdef CONFIG_LRU_GEN
+	struct lru_gen_folio *lrugen = &cg->lruvec->lrugen;
+
+	if (!MGLRU_KNOWN)
+		return;
+	KUNIT_EXPECT_EQ_MSG(test, (long)READ_ONCE(lrugen->max_seq), want->max,
+			    "%s: max_seq", what);
+	KUNIT_EXPECT_EQ_MSG(test, (long)READ_ONCE(lrugen->min_seq[LRU_GEN_ANON]), want->anon,
+			    "%s: min_seq[LRU_GEN_ANON]", what);
+	KUNIT_EXPECT_EQ_MSG(test, (long)READ_ONCE(lrugen->min_seq[LRU_GEN_FILE]), want->file,
+			    "%s: min_seq[LRU_GEN_FILE]", what);
+#endif
+}
+
 struct mglru_type_row {
 	const char *desc;
 	bool swap;
@@ -88,6 +121,7 @@ struct mglru_type_row {
 	bool anon_scanned;	/* expected: PGSCAN_ANON moves */
 	long steal_anon;	/* expected PGSTEAL_ANON, or MGLRU_UNKNOWN */
 	long steal_file;	/* expected PGSTEAL_FILE, or MGLRU_UNKNOWN */
+	struct mglru_seqs before, after;	/* around the reclaim */
 };
 
 /*
@@ -110,22 +144,40 @@ struct mglru_type_row {
  * read fills the per-CPU lru_add batch and is listed before
  * folio_mark_accessed(), so lru_gen_folio_seq() puts it one generation
  * below the rest), then 1 + 7 + 15 + 28 = 51 anon.
+ *
+ * The sequence numbers (expect_seqs()), fresh at (3, 0, 0) but after the
+ * set-up reclaim of the aged row: 6.12 ages only where two anon
+ * generations empty (no page cache at 200, and the aged row's set-up):
+ * (4, 2, 2); evicting file it leaves file's min_seq past the emptied
+ * oldest generation, (3, 0, 1), with anon's held at or below it, and
+ * (3, 1, 1) at 200.  7.3 ages whenever, below the default priority, the
+ * oldest evictable generation is MIN_NR_GENS below max_seq: once when the
+ * oldest file generation empties (4, 1, 1: inc_min_seq() moves anon's too;
+ * at 200, (4, 2, 1)), twice with no page cache at 200 (5, 2, 3).  Rows
+ * that evict nothing move nothing.
  */
 static const struct mglru_type_row mglru_type_rows[] = {
 	{ "no swap, swappiness 60", false, 60, true, false, false,
-	  MGLRU_EXACT(0, 0), MGLRU_EXACT(64, 51) },
+	  MGLRU_EXACT(0, 0), MGLRU_EXACT(64, 51),
+	  MGLRU_SEQS(3, 0, 0, 3, 0, 0), MGLRU_SEQS(3, 0, 1, 4, 1, 1) },
 	{ "no swap, swappiness 200", false, 200, true, false, false,
-	  MGLRU_EXACT(0, 0), MGLRU_EXACT(64, 51) },
+	  MGLRU_EXACT(0, 0), MGLRU_EXACT(64, 51),
+	  MGLRU_SEQS(3, 0, 0, 3, 0, 0), MGLRU_SEQS(3, 0, 1, 4, 1, 1) },
 	{ "no swap, swappiness 200, no page cache", false, 200, false, false, false,
-	  MGLRU_EXACT(0, 0), MGLRU_EXACT(0, 0) },
+	  MGLRU_EXACT(0, 0), MGLRU_EXACT(0, 0),
+	  MGLRU_SEQS(3, 0, 0, 3, 0, 0), MGLRU_SEQS(3, 0, 0, 3, 0, 0) },
 	{ "swap, swappiness 0", true, 0, true, false, false,
-	  MGLRU_EXACT(0, 0), MGLRU_EXACT(64, 51) },
+	  MGLRU_EXACT(0, 0), MGLRU_EXACT(64, 51),
+	  MGLRU_SEQS(3, 0, 0, 3, 0, 0), MGLRU_SEQS(3, 0, 1, 4, 1, 1) },
 	{ "swap, swappiness 0, anon aged, no page cache", true, 0, false, true, false,
-	  MGLRU_EXACT(0, 0), MGLRU_EXACT(0, 0) },
+	  MGLRU_EXACT(0, 0), MGLRU_EXACT(0, 0),
+	  MGLRU_SEQS(4, 2, 2, 5, 2, 3), MGLRU_SEQS(4, 2, 2, 5, 2, 3) },
 	{ "swap, swappiness 200", true, 200, true, false, MGLRU_ANON_FIRST,
-	  MGLRU_EXACT(0, 51), MGLRU_EXACT(64, 4) },
+	  MGLRU_EXACT(0, 51), MGLRU_EXACT(64, 4),
+	  MGLRU_SEQS(3, 0, 0, 3, 0, 0), MGLRU_SEQS(3, 1, 1, 4, 2, 1) },
 	{ "swap, swappiness 200, no page cache", true, 200, false, false, true,
-	  MGLRU_EXACT(64, 51), MGLRU_EXACT(0, 0) },
+	  MGLRU_EXACT(64, 51), MGLRU_EXACT(0, 0),
+	  MGLRU_SEQS(3, 0, 0, 3, 0, 0), MGLRU_SEQS(4, 2, 2, 5, 2, 3) },
 };
 
 KUNIT_ARRAY_PARAM_DESC(mglru_type, mglru_type_rows, desc);
@@ -171,9 +223,12 @@ static void mglru_eviction_type_follows_swap_and_swappiness(struct kunit *test)
 	KUNIT_ASSERT_EQ_MSG(test, lrutest_stat_file(&b), row->cache ? NR_CACHE : 0,
 			    "set up: file pages of the memcg");
 
+	expect_seqs(test, cg, &row->before, "set up");
+
 	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, row->swappiness);
 	lrutest_memcg_stat(cg, &a);
 	lrutest_memcg_log(test, row->desc, &b, &a);
+	expect_seqs(test, cg, &row->after, "after the reclaim");
 
 	scan_anon = a.scan_anon - b.scan_anon;
 	if (MGLRU_KNOWN)
@@ -224,9 +279,17 @@ static void mglru_eviction_type_follows_swap_and_swappiness(struct kunit *test)
  * (lru_gen_set_refs(): max_seq - 1); the look-around of the first promotes
  * the other 62 to max_seq (folio_update_gen(), PG_workingset); one more
  * aging follows: the oldest used folio is 2 generations old.
+ *
+ * The sequence numbers: 6.12 empties the two anon generations below the
+ * youngest, ages once (max_seq 4) and, evicting the rest of the unused
+ * ones, leaves min_seq[] at 3; 7.3 ages twice (max_seq 5: each time the
+ * oldest evictable generation was MIN_NR_GENS below max_seq), and leaves
+ * anon's min_seq at 3, where the two activated folios are, and file's at 4.
  */
 static void mglru_reclaim_promotes_used_anon_and_evicts_unused(struct kunit *test)
 {
+	static const struct mglru_seqs fresh = MGLRU_SEQS(3, 0, 0, 3, 0, 0);
+	static const struct mglru_seqs aged = MGLRU_SEQS(4, 3, 3, 5, 3, 4);
 	struct lrutest_reclaim_stat b, a;
 	unsigned long addr, i, reclaimed, used_kept = 0, unused_gone = 0;
 	int age, oldest_used = -1, youngest_unused = INT_MAX;
@@ -249,9 +312,11 @@ static void mglru_reclaim_promotes_used_anon_and_evicts_unused(struct kunit *tes
 	lrutest_memcg_stat(cg, &b);
 	KUNIT_ASSERT_EQ_MSG(test, lrutest_stat_anon(&b), NR_ANON,
 			    "set up: anon pages of the memcg");
+	expect_seqs(test, cg, &fresh, "set up");
 	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, MAX_SWAPPINESS);
 	lrutest_memcg_stat(cg, &a);
 	lrutest_memcg_log(test, "used and unused anon", &b, &a);
+	expect_seqs(test, cg, &aged, "after the reclaim");
 
 	for (i = 0; i < NR_ANON; i++) {
 		age = lrutest_memcg_gen_at(cg, addr + i * PAGE_SIZE);
