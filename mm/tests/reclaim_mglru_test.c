@@ -100,15 +100,15 @@ static void expect_seqs(struct kunit *test, struct lrutest_memcg *cg,
 {
 #ifdef CONFIG_LRU_GEN
 	struct lru_gen_folio *lrugen = &cg->lruvec->lrugen;
+	long max_seq = READ_ONCE(lrugen->max_seq);
+	long min_anon = READ_ONCE(lrugen->min_seq[LRU_GEN_ANON]);
+	long min_file = READ_ONCE(lrugen->min_seq[LRU_GEN_FILE]);
 
 	if (!MGLRU_KNOWN)
 		return;
-	KUNIT_EXPECT_EQ_MSG(test, (long)READ_ONCE(lrugen->max_seq), want->max,
-			    "%s: max_seq", what);
-	KUNIT_EXPECT_EQ_MSG(test, (long)READ_ONCE(lrugen->min_seq[LRU_GEN_ANON]), want->anon,
-			    "%s: min_seq[LRU_GEN_ANON]", what);
-	KUNIT_EXPECT_EQ_MSG(test, (long)READ_ONCE(lrugen->min_seq[LRU_GEN_FILE]), want->file,
-			    "%s: min_seq[LRU_GEN_FILE]", what);
+	KUNIT_EXPECT_EQ_MSG(test, max_seq, want->max, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, min_anon, want->anon, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, min_file, want->file, "%s", what);
 #endif
 }
 
