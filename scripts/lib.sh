@@ -95,6 +95,16 @@ config_boots() {
 		"$LRUTEST_ROOT/tools/testing/kunit/lrutest/$1.config"
 }
 
+# config_cmdline CONFIG: one kunit.py "--kernel_args=ARG" a line for each
+# argument of the "# cmdline: ARG..." lines of a config fragment (given to
+# every boot of the build: scripts/run, scripts/forcefail).
+config_cmdline() {
+	local line a
+	while read -r line; do
+		for a in $line; do echo "--kernel_args=$a"; done
+	done < <(sed -n 's/^# cmdline: *//p' "$LRUTEST_ROOT/tools/testing/kunit/lrutest/$1.config")
+}
+
 # use_ccache: set make_opts to the kunit.py options that build through
 # ccache (none without ccache), with the project's cache.
 use_ccache() {
