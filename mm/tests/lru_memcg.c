@@ -623,14 +623,14 @@ void lrutest_swap(struct kunit *test, bool on)
  * pte_mkyoung()); on x86 that fault sets nothing (ptep_set_access_flags()
  * writes only for a write fault), so both are done.  No
  * folio_mark_accessed(): that is what a kernel-side lookup does, not a
- * user access.
+ * user access.  Returns the byte loaded, the first of the page.
  */
-void lrutest_user_touch(struct kunit *test, unsigned long addr)
+u8 lrutest_user_touch(struct kunit *test, unsigned long addr)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 	int err, i;
-	u8 c;
+	u8 c = 0xff;
 
 	for (i = 0; i < 2; i++) {
 		mmap_read_lock(mm);
@@ -646,6 +646,7 @@ void lrutest_user_touch(struct kunit *test, unsigned long addr)
 	KUNIT_ASSERT_NOT_NULL_MSG(test, vma, "no VMA at %lx", addr);
 	KUNIT_ASSERT_EQ_MSG(test, copy_from_user(&c, (const void __user *)addr, 1), 0UL,
 			    "load from %lx", addr);
+	return c;
 }
 
 /**
@@ -735,6 +736,26 @@ unsigned long lrutest_memcg_anon(struct kunit *test, unsigned long pages, bool c
 	if (cold)
 		KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, pages * PAGE_SIZE,
 						 MADV_COLD), 0);
+	return addr;
+}
+
+/**
+ * lrutest_memcg_lazyfree - lazyfree anon memory charged to the test memcg
+ * @test: the test case
+ * @pages: how many pages
+ *
+ * lrutest_memcg_anon() pages, unused since their fault, then madvise(MADV_FREE):
+ * madvise_free_pte_range() cleans each PTE and folio and queues the folio
+ * in this CPU's lru_lazyfree batch, which lru_lazyfree() empties onto the
+ * inactive file list, no longer swap-backed.  Not drained here: the batch
+ * is part of what MADV_FREE promises.  Returns the address.
+ */
+unsigned long lrutest_memcg_lazyfree(struct kunit *test, unsigned long pages)
+{
+	unsigned long addr = lrutest_memcg_anon(test, pages, true);
+
+	KUNIT_ASSERT_EQ_MSG(test, do_madvise(current->mm, addr, pages * PAGE_SIZE, MADV_FREE),
+			    0, "MADV_FREE");
 	return addr;
 }
 

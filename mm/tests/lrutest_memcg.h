@@ -99,7 +99,8 @@ void lrutest_swap(struct kunit *test, bool on);
 /* The byte lrutest_memcg_anon() stores at the start of each page. */
 #define LRUTEST_ANON_MARK	0x5a
 unsigned long lrutest_memcg_anon(struct kunit *test, unsigned long pages, bool cold);
-void lrutest_user_touch(struct kunit *test, unsigned long addr);
+unsigned long lrutest_memcg_lazyfree(struct kunit *test, unsigned long pages);
+u8 lrutest_user_touch(struct kunit *test, unsigned long addr);
 void lrutest_user_store(struct kunit *test, unsigned long addr, u8 byte);
 
 #endif /* _MM_TESTS_LRUTEST_MEMCG_H */

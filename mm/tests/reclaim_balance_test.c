@@ -144,14 +144,13 @@ static void reclaim_without_swap_drops_lazyfree_anon_only(struct kunit *test)
 {
 	const unsigned long nr = 16;
 	struct lrutest_reclaim_stat b, a;
-	unsigned long lazy, freed, reclaimed;
+	unsigned long freed, reclaimed;
 	struct lrutest_memcg *cg;
 
 	lrutest_swap(test, false);
 	cg = lrutest_memcg_create(test);
 	lrutest_memcg_anon(test, nr, true);
-	lazy = lrutest_memcg_anon(test, nr, true);
-	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, lazy, nr * PAGE_SIZE, MADV_FREE), 0);
+	lrutest_memcg_lazyfree(test, nr);
 	/* MADV_FREE queues each folio in this CPU's lru_lazyfree batch. */
 	lrutest_drain();
 	lrutest_memcg_stat(cg, &b);

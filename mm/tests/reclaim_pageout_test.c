@@ -265,32 +265,17 @@ static void madvise_pageout_swaps_out_a_rescued_folio(struct kunit *test)
 }
 
 /*
- * NR_PAGES anon pages charged to a test memcg, written (not zero-filled)
- * and then made lazyfree by MADV_FREE: madvise_free_pte_range() cleans
- * each PTE and folio and queues the folio in this CPU's lru_lazyfree batch,
- * which madvise_pageout() drains (lru_add_drain()) before it looks at the
- * range.  Swap is on or off as @swap says.  Returns the address.
+ * NR_PAGES lazyfree anon pages charged to a test memcg (written, not
+ * zero-filled, then MADV_FREE), swap on or off as @swap says.  The folios
+ * wait in this CPU's lru_lazyfree batch, which madvise_pageout() drains
+ * (lru_add_drain()) before it looks at the range.  Returns the address.
  */
 static unsigned long lazyfree_in_memcg(struct kunit *test, bool swap,
 				       struct lrutest_memcg **cg)
 {
-	unsigned long addr;
-
 	lrutest_swap(test, swap);
 	*cg = lrutest_memcg_create(test);
-	addr = lrutest_memcg_anon(test, NR_PAGES, true);
-	KUNIT_ASSERT_EQ(test, lazyfree(addr, NR_PAGES), 0);
-	return addr;
-}
-
-/* The first byte of the user page at @addr, read as a user load would. */
-static u8 user_byte(struct kunit *test, unsigned long addr)
-{
-	u8 c = 0xff;
-
-	KUNIT_EXPECT_EQ_MSG(test, copy_from_user(&c, (const void __user *)addr, 1), 0UL,
-			    "load from %lx", addr);
-	return c;
+	return lrutest_memcg_lazyfree(test, NR_PAGES);
 }
 
 struct lazyfree_row {
@@ -331,7 +316,8 @@ static void madvise_pageout_discards_a_clean_lazyfree_folio(struct kunit *test)
 	for (i = 0; i < NR_PAGES; i++) {
 		KUNIT_EXPECT_NULL_MSG(test, lrutest_folio_at(test, addr + i * PAGE_SIZE),
 				      "page %lu still mapped", i);
-		KUNIT_EXPECT_EQ_MSG(test, user_byte(test, addr + i * PAGE_SIZE), 0, "page %lu", i);
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_user_touch(test, addr + i * PAGE_SIZE), 0,
+				    "page %lu", i);
 	}
 	lrutest_vm_end(test);
 }
@@ -369,7 +355,7 @@ static void madvise_pageout_keeps_a_lazyfree_folio_written_again(struct kunit *t
 		KUNIT_EXPECT_NOT_NULL_MSG(test, folio, "page %lu unmapped", i);
 		if (folio)
 			KUNIT_EXPECT_TRUE_MSG(test, folio_test_swapbacked(folio), "page %lu", i);
-		KUNIT_EXPECT_EQ_MSG(test, user_byte(test, addr + i * PAGE_SIZE), mark,
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_user_touch(test, addr + i * PAGE_SIZE), mark,
 				    "page %lu", i);
 	}
 	lrutest_vm_end(test);
@@ -404,7 +390,7 @@ static void madvise_pageout_keeps_a_referenced_lazyfree_folio_lazyfree(struct ku
 	for (i = 0; i < NR_PAGES; i++) {
 		KUNIT_EXPECT_PTR_EQ_MSG(test, lrutest_folio_at(test, addr + i * PAGE_SIZE),
 					folio[i], "page %lu", i);
-		KUNIT_EXPECT_EQ_MSG(test, user_byte(test, addr + i * PAGE_SIZE),
+		KUNIT_EXPECT_EQ_MSG(test, lrutest_user_touch(test, addr + i * PAGE_SIZE),
 				    LRUTEST_ANON_MARK, "page %lu", i);
 		lazy &= !folio_test_swapbacked(folio[i]);
 	}
