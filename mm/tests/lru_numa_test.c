@@ -6,11 +6,14 @@
  * The expected lruvec is named from the node id the test allocated on
  * (mem_cgroup_lruvec() of that node's pglist_data), not from the folio.
  * Needs two nodes with memory (the x86_64 configuration); skips otherwise.
+ * The cases run in an mm of their own (lrutest_vm_init()).
  */
 #include <kunit/test.h>
 #include <linux/memcontrol.h>
+#include <linux/mempolicy.h>
 #include <linux/mm.h>
 #include <linux/mm_inline.h>
+#include <linux/mman.h>
 #include <linux/nodemask.h>
 #include <linux/swap.h>
 
@@ -90,14 +93,89 @@ static void folio_from_another_node_is_listed_and_counted_there(struct kunit *te
 	expect_listed_and_counted_on(test, here, there);
 }
 
+/* NR_MLOCK of node @nid: the sum over its zones, exact on SMP too. */
+static long node_mlock(int nid)
+{
+	struct pglist_data *pgdat = NODE_DATA(nid);
+	long x = 0;
+	int z;
+
+	for (z = 0; z < MAX_NR_ZONES; z++)
+		x += zone_page_state_snapshot(&pgdat->node_zones[z], NR_MLOCK);
+	return x;
+}
+
+/*
+ * unevictable-lru.rst, "Migrating MLOCKED Pages", through migrate_pages(2)
+ * (do_migrate_pages(), MPOL_MF_MOVE): an mlocked folio of a VM_LOCKED VMA
+ * is taken off its node's LRU_UNEVICTABLE, copied to a folio of the other
+ * node (__GFP_THISNODE), and the migration PTE put back in the VM_LOCKED
+ * VMA mlocks the copy there: the page stays mlocked, mlock_count 1, and
+ * both the node's NR_MLOCK and its unevictable list move with it, one page
+ * down on the source node, one up on the destination.  The global counters
+ * add up as for any migration of a locked folio: the old folio, isolated,
+ * is munlocked by the unmap (stranded), the new one is rescued when it
+ * goes on the LRU unmapped, then mlocked and culled.  lru_cache_disable()
+ * makes every LRU and mlock batch of the call flush at once, so all this
+ * holds when the call returns.
+ */
+static void migrate_pages_moves_a_locked_folio_and_its_mlock(struct kunit *test)
+{
+	const long unevictable = NR_LRU_BASE + LRU_UNEVICTABLE;
+	long mlock_from, mlock_to, unev_from, unev_to;
+	struct lrutest_stat before;
+	nodemask_t from, to;
+	struct folio *folio;
+	unsigned long addr;
+	int src, dst;
+
+	if (num_node_state(N_MEMORY) < 2)
+		kunit_skip(test, "one node with memory: nowhere to migrate to");
+	addr = lrutest_mmap_anon(test, 1, true);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, PAGE_SIZE, 0), 0L);
+	folio = lrutest_folio_at(test, addr);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	lrutest_expect_mlocked(test, folio, 1, "set up");
+	src = folio_nid(folio);
+	dst = lrutest_other_node(src);
+	KUNIT_ASSERT_NE(test, dst, NUMA_NO_NODE);
+	/* An anon folio with more references than mappings cannot migrate. */
+	kunit_release_action(test, lrutest_folio_put_action, folio);
+	from = nodemask_of_node(src);
+	to = nodemask_of_node(dst);
+	mlock_from = node_mlock(src);
+	mlock_to = node_mlock(dst);
+	unev_from = lrutest_pgdat_state(src, unevictable);
+	unev_to = lrutest_pgdat_state(dst, unevictable);
+	lrutest_stat(&before);
+
+	KUNIT_EXPECT_EQ(test, do_migrate_pages(current->mm, &from, &to, MPOL_MF_MOVE), 0);
+	folio = lrutest_folio_at(test, addr);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	KUNIT_EXPECT_EQ(test, folio_nid(folio), dst);
+	lrutest_expect_mlocked(test, folio, 1, "after migrate_pages()");
+	lrutest_expect_refs(test, folio, 1, 1, "after migrate_pages()");
+	KUNIT_EXPECT_EQ(test, node_mlock(src) - mlock_from, -1L);
+	KUNIT_EXPECT_EQ(test, node_mlock(dst) - mlock_to, 1L);
+	KUNIT_EXPECT_EQ(test, lrutest_pgdat_state(src, unevictable) - unev_from, -1L);
+	KUNIT_EXPECT_EQ(test, lrutest_pgdat_state(dst, unevictable) - unev_to, 1L);
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.mlocked = 1, .culled = 1, .rescued = 1,
+					.stranded = 1 },
+				  "migrate_pages() of a locked folio");
+	lrutest_vm_end(test);
+}
+
 static struct kunit_case lru_numa_cases[] = {
 	KUNIT_CASE(folio_from_another_node_is_listed_and_counted_there),
+	KUNIT_CASE(migrate_pages_moves_a_locked_folio_and_its_mlock),
 	{}
 };
 
 static struct kunit_suite lru_numa_suite = {
 	.name = "mm_lru_numa",
-	.init = lrutest_init,
+	.init = lrutest_vm_init,
 	.test_cases = lru_numa_cases,
 };
 
