@@ -264,6 +264,39 @@ static void folio_referenced_restores_the_mlock_of_a_locked_pte_mapped_thp(struc
 }
 
 /*
+ * folio_referenced() of a THP that a VM_LOCKED VMA maps only in part (its
+ * first half mlock()ed, which leaves it evictable): "for large folio cross
+ * VMA boundaries, it's expected to be picked by page reclaim", so the walk
+ * neither mlocks it nor reports VM_LOCKED, and it counts no reference of
+ * the pages in the locked VMA.  Every PTE is young (the PMD the split
+ * copied was), so the unlocked VMA alone is the one referencing VMA: 1.
+ */
+static void folio_referenced_skips_the_locked_half_of_a_thp(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct folio *folio;
+	unsigned long thp;
+	bool locked;
+	int ret;
+
+	thp = lrutest_thp_map(test, &folio);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(thp, THP_SIZE / 2, 0), 0L);
+	KUNIT_ASSERT_EQ_MSG(test, folio_mapcount(folio), (int)THP_PAGES,
+			    "set up: mapped by the PTEs of two VMAs");
+	lrutest_stat(&before);
+
+	folio_lock(folio);
+	ret = lrutest_folio_referenced(folio, &locked);
+	folio_unlock(folio);
+	KUNIT_EXPECT_EQ_MSG(test, ret, 1, "referencing VMAs");
+	KUNIT_EXPECT_FALSE_MSG(test, locked, "VM_LOCKED reported to reclaim");
+	lrutest_expect_evictable(test, folio, false, "after folio_referenced()");
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
+				  "folio_referenced() of half a locked THP");
+	lrutest_vm_end(test);
+}
+
+/*
  * try_to_unmap() (reclaim's unmap, reached without folio_referenced() when
  * references are ignored) that meets the VM_LOCKED VMA mapping the whole
  * large folio unmaps nothing and restores the missing mlock.  Linux before
@@ -328,6 +361,7 @@ static void thp_skip(struct kunit *test)
 #define munlock_of_half_a_pte_mapped_locked_thp_rescues_it	thp_skip
 #define map_locked_of_a_huge_tmpfs_folio_mlocks_it	thp_skip
 #define folio_referenced_restores_the_mlock_of_a_locked_pte_mapped_thp	thp_skip
+#define folio_referenced_skips_the_locked_half_of_a_thp	thp_skip
 #define try_to_unmap_restores_the_mlock_of_a_locked_thp	thp_skip
 
 #endif
@@ -341,6 +375,7 @@ static struct kunit_case mlock_thp_cases[] = {
 	KUNIT_CASE(munlock_of_half_a_pte_mapped_locked_thp_rescues_it),
 	KUNIT_CASE(map_locked_of_a_huge_tmpfs_folio_mlocks_it),
 	KUNIT_CASE(folio_referenced_restores_the_mlock_of_a_locked_pte_mapped_thp),
+	KUNIT_CASE(folio_referenced_skips_the_locked_half_of_a_thp),
 	KUNIT_CASE(try_to_unmap_restores_the_mlock_of_a_locked_thp),
 	{}
 };
