@@ -623,7 +623,7 @@ void lrutest_swap(struct kunit *test, bool on)
  * pte_mkyoung()); on x86 that fault sets nothing (ptep_set_access_flags()
  * writes only for a write fault), so both are done.  No
  * folio_mark_accessed(): that is what a kernel-side lookup does, not a
- * user access.  Returns the byte loaded, the first of the page.
+ * user access.  Returns the byte loaded from @addr.
  */
 u8 lrutest_user_touch(struct kunit *test, unsigned long addr)
 {
@@ -746,9 +746,11 @@ unsigned long lrutest_memcg_anon(struct kunit *test, unsigned long pages, bool c
  *
  * lrutest_memcg_anon() pages, unused since their fault, then madvise(MADV_FREE):
  * madvise_free_pte_range() cleans each PTE and folio and queues the folio
- * in this CPU's lru_lazyfree batch, which lru_lazyfree() empties onto the
- * inactive file list, no longer swap-backed.  Not drained here: the batch
- * is part of what MADV_FREE promises.  Returns the address.
+ * in this CPU's lru_lazyfree batch, whose drain (lru_lazyfree()) lists it
+ * as file, no longer swap-backed (the inactive file list, or a file
+ * generation of the multi-gen LRU).  madvise() returns with the folios in
+ * the batch, and so does this: a caller that reads the lists drains first
+ * (madvise_pageout() drains it itself).  Returns the address.
  */
 unsigned long lrutest_memcg_lazyfree(struct kunit *test, unsigned long pages)
 {

@@ -5,6 +5,8 @@
  * counted on the lruvec of the node its memory belongs to, and on no other.
  * The expected lruvec is named from the node id the test allocated on
  * (mem_cgroup_lruvec() of that node's pglist_data), not from the folio.
+ * The migration case starts from the node its page was faulted on and
+ * expects the page, its mlock and its counts on the other.
  * Needs two nodes with memory (the x86_64 configuration); skips otherwise.
  * The cases run in an mm of their own (lrutest_vm_init()).
  */
@@ -106,8 +108,9 @@ static long node_mlock(int nid)
 }
 
 /*
- * unevictable-lru.rst, "Migrating MLOCKED Pages", through migrate_pages(2)
- * (do_migrate_pages(), MPOL_MF_MOVE): an mlocked folio of a VM_LOCKED VMA
+ * unevictable-lru.rst, "Migrating MLOCKED Pages", through migrate_pages(2)'s
+ * body after its permission checks (do_migrate_pages(), with MPOL_MF_MOVE
+ * as for a caller without CAP_SYS_NICE): an mlocked folio of a VM_LOCKED VMA
  * is taken off its node's LRU_UNEVICTABLE, copied to a folio of the other
  * node (__GFP_THISNODE), and the migration PTE put back in the VM_LOCKED
  * VMA mlocks the copy there: the page stays mlocked, mlock_count 1, and
@@ -121,7 +124,6 @@ static long node_mlock(int nid)
  */
 static void migrate_pages_moves_a_locked_folio_and_its_mlock(struct kunit *test)
 {
-	const long unevictable = NR_LRU_BASE + LRU_UNEVICTABLE;
 	long mlock_from, mlock_to, unev_from, unev_to;
 	struct lrutest_stat before;
 	nodemask_t from, to;
@@ -145,8 +147,8 @@ static void migrate_pages_moves_a_locked_folio_and_its_mlock(struct kunit *test)
 	to = nodemask_of_node(dst);
 	mlock_from = node_mlock(src);
 	mlock_to = node_mlock(dst);
-	unev_from = lrutest_pgdat_state(src, unevictable);
-	unev_to = lrutest_pgdat_state(dst, unevictable);
+	unev_from = lrutest_pgdat_state(src, NR_UNEVICTABLE);
+	unev_to = lrutest_pgdat_state(dst, NR_UNEVICTABLE);
 	lrutest_stat(&before);
 
 	KUNIT_EXPECT_EQ(test, do_migrate_pages(current->mm, &from, &to, MPOL_MF_MOVE), 0);
@@ -157,8 +159,8 @@ static void migrate_pages_moves_a_locked_folio_and_its_mlock(struct kunit *test)
 	lrutest_expect_refs(test, folio, 1, 1, "after migrate_pages()");
 	KUNIT_EXPECT_EQ(test, node_mlock(src) - mlock_from, -1L);
 	KUNIT_EXPECT_EQ(test, node_mlock(dst) - mlock_to, 1L);
-	KUNIT_EXPECT_EQ(test, lrutest_pgdat_state(src, unevictable) - unev_from, -1L);
-	KUNIT_EXPECT_EQ(test, lrutest_pgdat_state(dst, unevictable) - unev_to, 1L);
+	KUNIT_EXPECT_EQ(test, lrutest_pgdat_state(src, NR_UNEVICTABLE) - unev_from, -1L);
+	KUNIT_EXPECT_EQ(test, lrutest_pgdat_state(dst, NR_UNEVICTABLE) - unev_to, 1L);
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = 1, .culled = 1, .rescued = 1,

@@ -265,11 +265,14 @@ static void folio_referenced_restores_the_mlock_of_a_locked_pte_mapped_thp(struc
 
 /*
  * folio_referenced() of a THP that a VM_LOCKED VMA maps only in part (its
- * first half mlock()ed, which leaves it evictable): "for large folio cross
- * VMA boundaries, it's expected to be picked by page reclaim", so the walk
- * neither mlocks it nor reports VM_LOCKED, and it counts no reference of
- * the pages in the locked VMA.  Every PTE is young (the PMD the split
- * copied was), so the unlocked VMA alone is the one referencing VMA: 1.
+ * first half mlock()ed, which leaves it evictable), isolated as reclaim
+ * has it: folio_referenced_one() restores a missed mlock of a large folio
+ * only if the locked VMA maps all of it (6.12: folio_within_vma() and
+ * every PTE; 7.3: "Only mlock fully mapped pages"), so the walk neither
+ * mlocks it nor reports VM_LOCKED, and it counts no reference of the
+ * pages in the locked VMA.  Every PTE is young (the PMD the split copied
+ * was), so the unlocked VMA alone is the one referencing VMA: 1.  Put back,
+ * the folio is listed at once (a large folio skips the lru_add batch).
  */
 static void folio_referenced_skips_the_locked_half_of_a_thp(struct kunit *test)
 {
@@ -284,13 +287,15 @@ static void folio_referenced_skips_the_locked_half_of_a_thp(struct kunit *test)
 	KUNIT_ASSERT_EQ_MSG(test, folio_mapcount(folio), (int)THP_PAGES,
 			    "set up: mapped by the PTEs of two VMAs");
 	lrutest_stat(&before);
+	lrutest_isolate(test, folio);
 
 	folio_lock(folio);
 	ret = lrutest_folio_referenced(folio, &locked);
 	folio_unlock(folio);
 	KUNIT_EXPECT_EQ_MSG(test, ret, 1, "referencing VMAs");
 	KUNIT_EXPECT_FALSE_MSG(test, locked, "VM_LOCKED reported to reclaim");
-	lrutest_expect_evictable(test, folio, false, "after folio_referenced()");
+	lrutest_putback(test, folio);
+	lrutest_expect_evictable(test, folio, false, "put back after folio_referenced()");
 	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
 				  "folio_referenced() of half a locked THP");
 	lrutest_vm_end(test);
