@@ -558,18 +558,37 @@ int lrutest_other_cpu(struct kunit *test)
 }
 
 /**
- * lrutest_zone_state - global_zone_page_state(@item), exact on SMP too
+ * lrutest_pgdat_zone_state - @item summed over the zones of node @nid, exact on SMP too
+ * @nid: an online node
  * @item: the zone counter
  *
- * The sum over every populated zone of zone_page_state_snapshot().
+ * The sum over the node's populated zones of zone_page_state_snapshot().
  */
-long lrutest_zone_state(enum zone_stat_item item)
+long lrutest_pgdat_zone_state(int nid, enum zone_stat_item item)
 {
 	struct zone *zone;
 	long x = 0;
 
-	for_each_populated_zone(zone)
-		x += zone_page_state_snapshot(zone, item);
+	for (zone = NODE_DATA(nid)->node_zones;
+	     zone < NODE_DATA(nid)->node_zones + MAX_NR_ZONES; zone++)
+		if (populated_zone(zone))
+			x += zone_page_state_snapshot(zone, item);
+	return x;
+}
+
+/**
+ * lrutest_zone_state - global_zone_page_state(@item), exact on SMP too
+ * @item: the zone counter
+ *
+ * Every node's zones (lrutest_pgdat_zone_state()).
+ */
+long lrutest_zone_state(enum zone_stat_item item)
+{
+	struct pglist_data *pgdat;
+	long x = 0;
+
+	for_each_online_pgdat(pgdat)
+		x += lrutest_pgdat_zone_state(pgdat->node_id, item);
 	return x;
 }
 

@@ -95,18 +95,6 @@ static void folio_from_another_node_is_listed_and_counted_there(struct kunit *te
 	expect_listed_and_counted_on(test, here, there);
 }
 
-/* NR_MLOCK of node @nid: the sum over its zones, exact on SMP too. */
-static long node_mlock(int nid)
-{
-	struct pglist_data *pgdat = NODE_DATA(nid);
-	long x = 0;
-	int z;
-
-	for (z = 0; z < MAX_NR_ZONES; z++)
-		x += zone_page_state_snapshot(&pgdat->node_zones[z], NR_MLOCK);
-	return x;
-}
-
 /*
  * unevictable-lru.rst, "Migrating MLOCKED Pages", through migrate_pages(2)'s
  * body after its permission checks (do_migrate_pages(), with MPOL_MF_MOVE
@@ -133,11 +121,7 @@ static void migrate_pages_moves_a_locked_folio_and_its_mlock(struct kunit *test)
 
 	if (num_node_state(N_MEMORY) < 2)
 		kunit_skip(test, "one node with memory: nowhere to migrate to");
-	addr = lrutest_mmap_anon(test, 1, true);
-	KUNIT_ASSERT_EQ(test, ksys_mlock2(addr, PAGE_SIZE, 0), 0L);
-	folio = lrutest_folio_at(test, addr);
-	KUNIT_ASSERT_NOT_NULL(test, folio);
-	lrutest_expect_mlocked(test, folio, 1, "set up");
+	folio = lrutest_mlocked_page(test, &addr);
 	src = folio_nid(folio);
 	dst = lrutest_other_node(src);
 	KUNIT_ASSERT_NE(test, dst, NUMA_NO_NODE);
@@ -145,8 +129,8 @@ static void migrate_pages_moves_a_locked_folio_and_its_mlock(struct kunit *test)
 	kunit_release_action(test, lrutest_folio_put_action, folio);
 	from = nodemask_of_node(src);
 	to = nodemask_of_node(dst);
-	mlock_from = node_mlock(src);
-	mlock_to = node_mlock(dst);
+	mlock_from = lrutest_pgdat_zone_state(src, NR_MLOCK);
+	mlock_to = lrutest_pgdat_zone_state(dst, NR_MLOCK);
 	unev_from = lrutest_pgdat_state(src, NR_UNEVICTABLE);
 	unev_to = lrutest_pgdat_state(dst, NR_UNEVICTABLE);
 	lrutest_stat(&before);
@@ -157,8 +141,8 @@ static void migrate_pages_moves_a_locked_folio_and_its_mlock(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, folio_nid(folio), dst);
 	lrutest_expect_mlocked(test, folio, 1, "after migrate_pages()");
 	lrutest_expect_refs(test, folio, 1, 1, "after migrate_pages()");
-	KUNIT_EXPECT_EQ(test, node_mlock(src) - mlock_from, -1L);
-	KUNIT_EXPECT_EQ(test, node_mlock(dst) - mlock_to, 1L);
+	KUNIT_EXPECT_EQ(test, lrutest_pgdat_zone_state(src, NR_MLOCK) - mlock_from, -1L);
+	KUNIT_EXPECT_EQ(test, lrutest_pgdat_zone_state(dst, NR_MLOCK) - mlock_to, 1L);
 	KUNIT_EXPECT_EQ(test, lrutest_pgdat_state(src, NR_UNEVICTABLE) - unev_from, -1L);
 	KUNIT_EXPECT_EQ(test, lrutest_pgdat_state(dst, NR_UNEVICTABLE) - unev_to, 1L);
 	lrutest_expect_stat_delta(test, &before,

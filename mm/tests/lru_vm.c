@@ -888,6 +888,26 @@ struct file *lrutest_driver_file(struct kunit *test, enum lrutest_driver kind,
 	return file;
 }
 
+/**
+ * lrutest_mlocked_page - one populated anon page, mlock()ed
+ * @test: the test case
+ * @addr: where it is mapped
+ *
+ * Checked mlocked (mlock_count 1) as mlock() returns.  Returns its folio,
+ * a reference held until the case ends (lrutest_folio_at()).
+ */
+struct folio *lrutest_mlocked_page(struct kunit *test, unsigned long *addr)
+{
+	struct folio *folio;
+
+	*addr = lrutest_mmap_anon(test, 1, true);
+	KUNIT_ASSERT_EQ(test, ksys_mlock2(*addr, PAGE_SIZE, 0), 0L);
+	folio = lrutest_folio_at(test, *addr);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	lrutest_expect_mlocked(test, folio, 1, "set up");
+	return folio;
+}
+
 /*
  * The folio mapped at @addr, or NULL if none is, looked up without
  * faulting.  The test holds a reference until the case ends, so the folio

@@ -87,6 +87,7 @@ int lrutest_init(struct kunit *test);
 void lrutest_step(void);
 int lrutest_other_cpu(struct kunit *test);
 long lrutest_zone_state(enum zone_stat_item item);
+long lrutest_pgdat_zone_state(int nid, enum zone_stat_item item);
 long lrutest_node_state(enum node_stat_item item);
 long lrutest_pgdat_state(int nid, enum node_stat_item item);
 

@@ -114,6 +114,7 @@ struct file *lrutest_driver_file(struct kunit *test, enum lrutest_driver kind,
 				 struct page **page);
 void lrutest_touch(struct kunit *test, unsigned long addr);
 struct folio *lrutest_folio_at(struct kunit *test, unsigned long addr);
+struct folio *lrutest_mlocked_page(struct kunit *test, unsigned long *addr);
 vm_flags_t lrutest_vma_flags(unsigned long addr);
 int lrutest_vma_span(unsigned long addr, unsigned long *start,
 		     unsigned long *end);

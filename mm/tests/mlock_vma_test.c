@@ -738,27 +738,14 @@ static unsigned long lock_grown_by_mremap(struct kunit *test, struct folio **fol
 	return ret;
 }
 
-/* One populated anon page, mlock()ed: its folio, a reference held. */
-static struct folio *lock_one_page(struct kunit *test, unsigned long *addr)
-{
-	struct folio *folio;
-
-	*addr = lrutest_mmap_anon(test, 1, true);
-	KUNIT_ASSERT_EQ(test, ksys_mlock2(*addr, LEN(1), 0), 0L);
-	folio = lrutest_folio_at(test, *addr);
-	KUNIT_ASSERT_NOT_NULL(test, folio);
-	lrutest_expect_mlocked(test, folio, 1, "set up");
-	return folio;
-}
-
 /*
- * lock_one_page()'s folio isolated to @list by isolate_folio_to_list(), the
+ * lrutest_mlocked_page()'s folio isolated to @list by isolate_folio_to_list(), the
  * case's own reference dropped: held by its mapping and the isolation only.
  */
 static struct folio *isolate_locked_page(struct kunit *test, struct list_head *list,
 					 unsigned long *addr)
 {
-	struct folio *folio = lock_one_page(test, addr);
+	struct folio *folio = lrutest_mlocked_page(test, addr);
 
 	KUNIT_ASSERT_TRUE(test, isolate_folio_to_list(folio, list));
 	kunit_release_action(test, lrutest_folio_put_action, folio);
@@ -840,7 +827,7 @@ static void compaction_isolates_a_locked_folio(struct kunit *test)
 	if (!IS_ENABLED(CONFIG_COMPACTION))
 		kunit_skip(test, "CONFIG_COMPACTION is off: no compaction");
 	list = lrutest_migrate_list(test);
-	folio = lock_one_page(test, &addr);
+	folio = lrutest_mlocked_page(test, &addr);
 	/* An anon folio with more references than mappings is pinned: skipped. */
 	kunit_release_action(test, lrutest_folio_put_action, folio);
 	lrutest_stat(&before);
