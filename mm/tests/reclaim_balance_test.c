@@ -15,7 +15,9 @@
  * 256 page cache folios read twice (active file, nothing on the inactive
  * file list, so that no "cache trim" mode hides the balance), then one
  * reclaim of 32 pages at the row's swappiness.  Anon that MADV_FREE made
- * lazyfree is on the file list, and reclaim without swap takes it.
+ * lazyfree is on the file list, and reclaim without swap takes it.  The
+ * split itself is checked on get_scan_count() for list sizes and costs the
+ * test sets.
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
@@ -58,9 +60,11 @@ struct balance_row {
  * 102 >> 2: 1 + 1 + 3 + 7 + 14 + 25 = 51, nothing active to age.  At 60
  * the split follows the costs reclaim notes (a page swapped out costs
  * SWAP_CLUSTER_MAX: lru_note_cost() as it goes on 6.12, the lruvec's cost[]
- * once a priority on 7.3), halved against list sizes read from statistics
- * the periodic flusher updates on its own schedule: only the direction is
- * fixed, both types scanned.
+ * once a priority on 7.3), which follow statistics the periodic flusher
+ * updates on its own schedule (6.12 halves the costs against list sizes
+ * read from them, 7.3 reads the costs from them): only the direction is
+ * fixed here, both types scanned; get_scan_count_splits_by_cost_and_swappiness
+ * checks the split itself.
  */
 static const struct balance_row balance_rows[] = {
 	{ "no swap, swappiness 60", false, 60, 0, 48, 137 },
@@ -174,10 +178,150 @@ static void reclaim_without_swap_drops_lazyfree_anon_only(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+/*
+ * get_scan_count() itself, for list sizes, costs, swappiness and priority
+ * the test chooses: in a reclaim run the costs follow memcg statistics
+ * that are flushed on a timer, so the split at swappiness 60 above is not
+ * repeatable, while the arithmetic is.  Sizes in pages, on the test
+ * memcg's lists (get_scan_count() reads the memcg's per-zone sizes), each
+ * list its own size so that reading the wrong one shows.
+ */
+static const unsigned long split_sizes[NR_LRU_LISTS] = {
+	[LRU_INACTIVE_ANON] = 4096,
+	[LRU_ACTIVE_ANON] = 2048,
+	[LRU_INACTIVE_FILE] = 1024,
+	[LRU_ACTIVE_FILE] = 8192,
+};
+
+struct split_row {
+	const char *desc;
+	bool swap;
+	int priority;
+	int swappiness;
+	unsigned long anon_cost;
+	unsigned long file_cost;
+	unsigned long nr[NR_LRU_LISTS];	/* pages to scan of each evictable list */
+};
+
+/*
+ * What get_scan_count() computes (its comments and code): no swap, or
+ * cgroup reclaim at swappiness 0, scans file only (SCAN_FILE); at priority
+ * 0 each list is scanned whole (SCAN_EQUAL); otherwise each list's size >>
+ * priority is split by SCAN_FRACT.  With a and f the anon and file costs,
+ * each type is charged its own cost plus the total, A = 2a + f and
+ * F = a + 2f, so that no type gets less than a third of the pressure before
+ * swappiness; T = A + F, ap = swappiness * (T + 1) / (A + 1), fp = (200 -
+ * swappiness) * (T + 1) / (F + 1), and an anon list gets (size >> priority)
+ * * ap / (ap + fp), a file list the same with fp, rounded down (the memcg
+ * is online).  At priority 2 the lists are 1024, 512, 256 and 2048 pages.
+ * A cost of 32 is one page written to swap (SWAP_CLUSTER_MAX per IO).
+ * Anon-only proactive reclaim (SWAPPINESS_ANON_ONLY, where the kernel has
+ * it) scans anon only (SCAN_ANON).
+ */
+static const struct split_row split_rows[] = {
+	{ "swappiness 60, no cost: ap 60, fp 140", true, 2, 60, 0, 0,
+	  { 307, 153, 179, 1433 } },
+	{ "swappiness 60, anon cost 32: ap 89, fp 411", true, 2, 60, 32, 0,
+	  { 182, 91, 210, 1683 } },
+	{ "swappiness 60, file cost 32: ap 176, fp 208", true, 2, 60, 0, 32,
+	  { 469, 234, 138, 1109 } },
+	{ "swappiness 100, equal costs: ap 199, fp 199", true, 2, 100, 50, 50,
+	  { 512, 256, 128, 1024 } },
+	{ "swappiness 100, anon cost 1000000: a third to anon, ap 149, fp 299",
+	  true, 2, 100, 1000000, 0, { 340, 170, 170, 1366 } },
+	{ "swappiness 200: ap 200, fp 0", true, 2, 200, 0, 0,
+	  { 1024, 512, 0, 0 } },
+	{ "priority 10, swappiness 60: 4, 2, 1, 8 pages rounded down", true, 10, 60, 0, 0,
+	  { 1, 0, 0, 5 } },
+	{ "swappiness 0: SCAN_FILE", true, 2, 0, 0, 0,
+	  { 0, 0, 256, 2048 } },
+	{ "priority 0: SCAN_EQUAL", true, 0, 60, 32, 0,
+	  { 4096, 2048, 1024, 8192 } },
+	{ "no swap: SCAN_FILE", false, 2, 60, 0, 0,
+	  { 0, 0, 256, 2048 } },
+	{ "anon only: SCAN_ANON", true, 2, MAX_SWAPPINESS + 1, 0, 0,
+	  { 1024, 512, 0, 0 } },
+};
+
+KUNIT_ARRAY_PARAM_DESC(split, split_rows, desc);
+
+struct split_lists {
+	struct lruvec *lruvec;
+	int zid;
+};
+
+/* Move each of @sl's lists by @sign times its size in split_sizes[]. */
+static void split_move(struct split_lists *sl, long sign)
+{
+	enum lru_list lru;
+
+	spin_lock_irq(&sl->lruvec->lru_lock);
+	for_each_evictable_lru(lru)
+		mem_cgroup_update_lru_size(sl->lruvec, lru, sl->zid,
+					   sign * (long)split_sizes[lru]);
+	spin_unlock_irq(&sl->lruvec->lru_lock);
+}
+
+/* The memcg's per-zone sizes of @lru, summed: what get_scan_count() reads. */
+static unsigned long split_pages(struct lruvec *lruvec, enum lru_list lru)
+{
+	unsigned long pages = 0;
+	int z;
+
+	for (z = 0; z < MAX_NR_ZONES; z++)
+		pages += mem_cgroup_get_zone_lru_size(lruvec, lru, z);
+	return pages;
+}
+
+static void split_lists_release(void *data)
+{
+	split_move(data, -1);
+}
+
+static void get_scan_count_splits_by_cost_and_swappiness(struct kunit *test)
+{
+	const struct split_row *row = test->param_value;
+	unsigned long nr[NR_LRU_LISTS] = {};
+	struct lrutest_memcg *cg;
+	struct split_lists *sl;
+	struct pglist_data *pgdat;
+	enum lru_list lru;
+
+#ifndef SWAPPINESS_ANON_ONLY
+	if (row->swappiness > MAX_SWAPPINESS)
+		kunit_skip(test,
+			   "this kernel has no SWAPPINESS_ANON_ONLY (anon-only proactive reclaim)");
+#endif
+	lrutest_swap(test, row->swap);
+	cg = lrutest_memcg_create(test);
+	sl = kunit_kzalloc(test, sizeof(*sl), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sl);
+	sl->lruvec = cg->lruvec;
+	pgdat = lruvec_pgdat(cg->lruvec);
+	/* lruvec_lru_size() counts managed zones only. */
+	for (sl->zid = 0; sl->zid < MAX_NR_ZONES; sl->zid++)
+		if (managed_zone(&pgdat->node_zones[sl->zid]))
+			break;
+	KUNIT_ASSERT_LT(test, sl->zid, MAX_NR_ZONES);
+	for_each_evictable_lru(lru)
+		KUNIT_ASSERT_EQ_MSG(test, split_pages(cg->lruvec, lru), 0UL,
+				    "set up: the new memcg's %s list", lrutest_lru_names[lru]);
+
+	split_move(sl, 1);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, split_lists_release, sl));
+	get_scan_count_for_kunit(cg->lruvec, row->priority, row->swappiness,
+				 row->anon_cost, row->file_cost, nr);
+
+	for_each_evictable_lru(lru)
+		KUNIT_EXPECT_EQ_MSG(test, nr[lru], row->nr[lru], "%s: pages to scan of %s",
+				    row->desc, lrutest_lru_names[lru]);
+}
+
 static struct kunit_case reclaim_balance_cases[] = {
 	KUNIT_CASE_PARAM(reclaim_scan_balance_follows_swap_and_swappiness,
 			 balance_gen_params),
 	KUNIT_CASE(reclaim_without_swap_drops_lazyfree_anon_only),
+	KUNIT_CASE_PARAM(get_scan_count_splits_by_cost_and_swappiness, split_gen_params),
 	{}
 };
 
