@@ -205,17 +205,27 @@ static void reclaim_ages_anon_at_swappiness_0_with_swap(struct kunit *test)
 }
 
 /*
- * Swap on, anon only.  The older half of the inactive list was used since
- * it was faulted (young PTEs), the newer half was not (MADV_COLD cleared
- * its PTEs' accessed bits).  Reclaim, scanning from the old end, spares
- * each used folio for another trip around the inactive list (PG_referenced
- * set, kept: "All mapped folios start out with page table references from
- * the instantiating fault, so we need to look twice", mm/vmscan.c) and
- * swaps out unused ones instead.
+ * Swap on, anon only.  The older third of the inactive list was used since
+ * it was faulted (young PTEs), the newer two thirds were not (MADV_COLD
+ * cleared their PTEs' accessed bits).  Reclaim, scanning from the old end,
+ * spares each used folio for another trip around the inactive list
+ * (PG_referenced set, kept: "All mapped folios start out with page table
+ * references from the instantiating fault, so we need to look twice",
+ * mm/vmscan.c) and swaps out unused ones instead.
+ *
+ * At swappiness 200 file's share is 0, so anon's is whole whatever the
+ * costs (fp = 0 in get_scan_count()), and each priority p scans size >> p
+ * of the inactive list, in SWAP_CLUSTER_MAX chunks.  192 folios: priorities
+ * 7 to 3 scan 1 + 3 + 6 + 12 + 24 = 46 used folios and keep each (put back
+ * at the head, away from the tail that is scanned).  Priority 2, 48: the
+ * other 18 used and 14 unused in the first chunk, 16 unused in the second,
+ * 30 reclaimed, short of 32.  Priority 1, 162 >> 1 = 81: the first chunk of
+ * 32 unused brings that call of shrink_lruvec() to 32 with no file to
+ * scan, and it stops: 62 reclaimed in all.
  */
 static void reclaim_spares_used_anon_and_evicts_unused(struct kunit *test)
 {
-	const unsigned long nr = 64;
+	const unsigned long nr_used = 64, nr_unused = 128;
 	struct lrutest_reclaim_stat b, a;
 	unsigned long used, unused, i, flags, gone = 0;
 	struct lrutest_memcg *cg;
@@ -223,37 +233,42 @@ static void reclaim_spares_used_anon_and_evicts_unused(struct kunit *test)
 
 	lrutest_swap_on(test);
 	cg = lrutest_memcg_create(test);
-	used = lrutest_memcg_anon(test, nr, false);
-	unused = lrutest_memcg_anon(test, nr, true);
+	used = lrutest_memcg_anon(test, nr_used, false);
+	unused = lrutest_memcg_anon(test, nr_unused, true);
 	lrutest_memcg_stat(cg, &b);
-	KUNIT_ASSERT_EQ(test, b.lru[LRU_INACTIVE_ANON], 2 * nr);
+	KUNIT_ASSERT_EQ(test, b.lru[LRU_INACTIVE_ANON], nr_used + nr_unused);
+	KUNIT_ASSERT_EQ(test, lrutest_stat_file(&b), 0UL);
 
-	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, -1);
+	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, MAX_SWAPPINESS);
 	lrutest_memcg_stat(cg, &a);
 	lrutest_memcg_log(test, "used then unused anon", &b, &a);
 
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < nr_used; i++) {
 		int lru = lrutest_memcg_lru_at(cg, used + i * PAGE_SIZE, &flags);
 
 		KUNIT_EXPECT_EQ_MSG(test, lru, (int)LRU_INACTIVE_ANON,
 				    "used folio %lu (-2: evicted)", i);
 		KUNIT_EXPECT_TRUE_MSG(test, flags & BIT(PG_referenced),
 				      "used folio %lu: PG_referenced", i);
-		lru = lrutest_memcg_lru_at(cg, unused + i * PAGE_SIZE, NULL);
+	}
+	for (i = 0; i < nr_unused; i++) {
+		int lru = lrutest_memcg_lru_at(cg, unused + i * PAGE_SIZE, NULL);
+
 		if (lru == -ENOENT)
 			gone++;
 		else
 			KUNIT_EXPECT_EQ_MSG(test, lru, (int)LRU_INACTIVE_ANON,
 					    "unused folio %lu", i);
 	}
-	KUNIT_EXPECT_GE(test, reclaimed, TO_RECLAIM);
+	KUNIT_EXPECT_EQ(test, reclaimed, 62UL);
 	KUNIT_EXPECT_EQ_MSG(test, gone, reclaimed, "unused folios swapped out");
 	KUNIT_EXPECT_EQ(test, a.steal_anon - b.steal_anon, reclaimed);
 	KUNIT_EXPECT_EQ(test, a.pswpout - b.pswpout, reclaimed);
-	KUNIT_EXPECT_EQ_MSG(test, a.scan_anon - b.scan_anon, nr + reclaimed,
+	KUNIT_EXPECT_EQ_MSG(test, a.scan_anon - b.scan_anon, nr_used + reclaimed,
 			    "PGSCAN_ANON: every used folio once, then the unused ones reclaimed");
 	KUNIT_EXPECT_EQ_MSG(test, a.activate - b.activate, 0UL, "PGACTIVATE");
-	KUNIT_EXPECT_EQ(test, lrutest_memcg_walk(cg, LRU_INACTIVE_ANON), 2 * nr - reclaimed);
+	KUNIT_EXPECT_EQ(test, lrutest_memcg_walk(cg, LRU_INACTIVE_ANON),
+			nr_used + nr_unused - reclaimed);
 	lrutest_vm_end(test);
 }
 
