@@ -808,6 +808,19 @@ struct list_head *lrutest_migrate_list(struct kunit *test)
 }
 
 #ifdef CONFIG_COMPACTION
+/*
+ * Synchronous compaction of @folio's zone, skip hints ignored and none
+ * set (an initializer: compact_control has const members).
+ */
+#define LRUTEST_COMPACT_CONTROL(folio) {	\
+	.zone = folio_zone(folio),		\
+	.order = -1,				\
+	.mode = MIGRATE_SYNC,			\
+	.ignore_skip_hint = true,		\
+	.no_set_skip_hint = true,		\
+	.gfp_mask = GFP_KERNEL,			\
+}
+
 /**
  * lrutest_compact_isolate - compaction's isolation of the pages of @folio
  * @test: the test case
@@ -823,14 +836,7 @@ struct list_head *lrutest_migrate_list(struct kunit *test)
 unsigned long lrutest_compact_isolate(struct kunit *test, struct folio *folio,
 				      struct list_head *list)
 {
-	struct compact_control cc = {
-		.zone = folio_zone(folio),
-		.order = -1,
-		.mode = MIGRATE_SYNC,
-		.ignore_skip_hint = true,
-		.no_set_skip_hint = true,
-		.gfp_mask = GFP_KERNEL,
-	};
+	struct compact_control cc = LRUTEST_COMPACT_CONTROL(folio);
 	unsigned long pfn = folio_pfn(folio);
 	int ret;
 
@@ -838,6 +844,33 @@ unsigned long lrutest_compact_isolate(struct kunit *test, struct folio *folio,
 	ret = isolate_migratepages_range(&cc, pfn, pfn + folio_nr_pages(folio));
 	list_splice(&cc.migratepages, list);
 	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "isolate_migratepages_range()");
+	return cc.nr_migratepages;
+}
+
+/**
+ * lrutest_compact_scan - the migrate scanner of compaction over @folio
+ * @test: the test case
+ * @folio: a folio on the LRU
+ * @list: where the isolated folios go (lrutest_migrate_list())
+ * @mode: the mode isolate_migratepages() passes: in synchronous compaction
+ *	ISOLATE_UNEVICTABLE while compact_unevictable_allowed is set, 0 when
+ *	it is cleared
+ *
+ * isolate_migratepages_block() over @folio's pfns alone, as compaction of
+ * its zone runs it on the pageblock that holds them.  Returns the pages
+ * isolated.
+ */
+unsigned long lrutest_compact_scan(struct kunit *test, struct folio *folio,
+				   struct list_head *list, isolate_mode_t mode)
+{
+	struct compact_control cc = LRUTEST_COMPACT_CONTROL(folio);
+	unsigned long pfn = folio_pfn(folio);
+	int ret;
+
+	INIT_LIST_HEAD(&cc.migratepages);
+	ret = isolate_migratepages_block(&cc, pfn, pfn + folio_nr_pages(folio), mode);
+	list_splice(&cc.migratepages, list);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "isolate_migratepages_block()");
 	return cc.nr_migratepages;
 }
 #endif

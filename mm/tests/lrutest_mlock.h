@@ -78,6 +78,8 @@ void lrutest_putback_movable_action(void *list);
 #ifdef CONFIG_COMPACTION
 unsigned long lrutest_compact_isolate(struct kunit *test, struct folio *folio,
 				      struct list_head *list);
+unsigned long lrutest_compact_scan(struct kunit *test, struct folio *folio,
+				   struct list_head *list, isolate_mode_t mode);
 #endif
 struct folio *lrutest_real_folio(struct kunit *test, unsigned int order,
 				 unsigned long flags, bool add);

@@ -848,6 +848,39 @@ static void compaction_isolates_a_locked_folio(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+/*
+ * unevictable-lru.rst, "Compacting MLOCKED Pages": with
+ * compact_unevictable_allowed cleared, compaction leaves unevictable pages
+ * where they are.  isolate_migratepages() then runs the migrate scanner
+ * without ISOLATE_UNEVICTABLE (in synchronous compaction, a mode of 0),
+ * and isolate_migratepages_block() passes the locked folio by: still on
+ * LRU_UNEVICTABLE with mlock_count 1, no reference taken, no counter moved.
+ */
+static void compaction_without_unevictable_allowed_leaves_a_locked_folio(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct list_head *list;
+	struct folio *folio;
+	unsigned long addr;
+
+	if (!IS_ENABLED(CONFIG_COMPACTION))
+		kunit_skip(test, "CONFIG_COMPACTION is off: no compaction");
+	list = lrutest_migrate_list(test);
+	folio = lrutest_mlocked_page(test, &addr);
+	kunit_release_action(test, lrutest_folio_put_action, folio);
+	lrutest_stat(&before);
+
+#ifdef CONFIG_COMPACTION
+	KUNIT_EXPECT_EQ(test, lrutest_compact_scan(test, folio, list, 0), 0UL);
+#endif
+	KUNIT_EXPECT_TRUE(test, list_empty(list));
+	lrutest_expect_mlocked(test, folio, 1, "passed by compaction");
+	lrutest_expect_refs(test, folio, 1, 0, "passed by compaction");
+	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
+				  "compaction without compact_unevictable_allowed");
+	lrutest_vm_end(test);
+}
+
 struct special_row {
 	const char *desc;
 	enum lrutest_driver kind;
@@ -1302,6 +1335,7 @@ static struct kunit_case mlock_vma_cases[] = {
 	KUNIT_CASE(mremap_dontunmap_of_part_of_a_locked_vma_keeps_the_rest_locked),
 	KUNIT_CASE(migration_of_a_locked_folio_keeps_it_mlocked),
 	KUNIT_CASE(compaction_isolates_a_locked_folio),
+	KUNIT_CASE(compaction_without_unevictable_allowed_leaves_a_locked_folio),
 	KUNIT_CASE_PARAM(mlock_of_a_special_vma_locks_nothing, special_gen_params),
 	KUNIT_CASE(mlock_of_a_hugetlb_vma_populates_it_and_locks_nothing),
 	KUNIT_CASE_PARAM(locked_prot_none_range_is_locked_and_empty, prot_none_gen_params),
