@@ -144,6 +144,34 @@ static void reclaim_leaves_active_file_when_inactive_is_high(struct kunit *test)
 	lrutest_vm_end(test);
 }
 
+#define NR_ACTIVE_ANON	64UL
+#define NR_CACHE_ONCE	256UL
+
+/*
+ * NR_ACTIVE_ANON anon folios used twice (GUP with FOLL_TOUCH:
+ * folio_mark_accessed() twice activates), then NR_CACHE_ONCE page-cache
+ * folios read once, all in @cg: active anon, inactive file, nothing else.
+ */
+static void active_anon_and_cache(struct kunit *test, struct lrutest_memcg *cg,
+				  struct lrutest_reclaim_stat *b)
+{
+	struct file *file = lrutest_ramdisk(test, 1);
+	unsigned long addr, i;
+
+	addr = lrutest_memcg_anon(test, NR_ACTIVE_ANON, false);
+	for (i = 0; i < NR_ACTIVE_ANON; i++) {
+		lrutest_touch(test, addr + i * PAGE_SIZE);
+		lrutest_touch(test, addr + i * PAGE_SIZE);
+	}
+	lrutest_memcg_read(test, cg, file, 0, NR_CACHE_ONCE, 1);
+	lrutest_drain();
+	lrutest_memcg_stat(cg, b);
+	KUNIT_ASSERT_EQ(test, b->lru[LRU_ACTIVE_ANON], NR_ACTIVE_ANON);
+	KUNIT_ASSERT_EQ(test, b->lru[LRU_INACTIVE_ANON], 0UL);
+	KUNIT_ASSERT_EQ(test, b->lru[LRU_INACTIVE_FILE], NR_CACHE_ONCE);
+	KUNIT_ASSERT_EQ(test, b->lru[LRU_ACTIVE_FILE], 0UL);
+}
+
 /*
  * With swap, anon is aged even when it is not reclaimed: at swappiness 0
  * memcg reclaim scans file only, but shrink_lruvec() still deactivates
@@ -154,27 +182,14 @@ static void reclaim_leaves_active_file_when_inactive_is_high(struct kunit *test)
  */
 static void reclaim_ages_anon_at_swappiness_0_with_swap(struct kunit *test)
 {
-	const unsigned long nr_anon = 64, nr_file = 256;
+	const unsigned long nr_anon = NR_ACTIVE_ANON;
 	struct lrutest_reclaim_stat b, a;
-	unsigned long addr, i, deactivated;
 	struct lrutest_memcg *cg;
-	struct file *file;
+	unsigned long deactivated;
 
 	lrutest_swap_on(test);
 	cg = lrutest_memcg_create(test);
-	file = lrutest_ramdisk(test, 1);
-	addr = lrutest_memcg_anon(test, nr_anon, false);
-	/* Two uses (GUP with FOLL_TOUCH: folio_mark_accessed()) activate. */
-	for (i = 0; i < nr_anon; i++) {
-		lrutest_touch(test, addr + i * PAGE_SIZE);
-		lrutest_touch(test, addr + i * PAGE_SIZE);
-	}
-	lrutest_memcg_read(test, cg, file, 0, nr_file, 1);
-	lrutest_drain();
-	lrutest_memcg_stat(cg, &b);
-	KUNIT_ASSERT_EQ(test, b.lru[LRU_ACTIVE_ANON], nr_anon);
-	KUNIT_ASSERT_EQ(test, b.lru[LRU_INACTIVE_ANON], 0UL);
-	KUNIT_ASSERT_EQ(test, b.lru[LRU_INACTIVE_FILE], nr_file);
+	active_anon_and_cache(test, cg, &b);
 
 	lrutest_memcg_reclaim(cg, TO_RECLAIM, 0);
 	lrutest_memcg_stat(cg, &a);
@@ -201,6 +216,39 @@ static void reclaim_ages_anon_at_swappiness_0_with_swap(struct kunit *test)
 	KUNIT_EXPECT_FALSE_MSG(test, small_inactive_is_low(a.lru[LRU_INACTIVE_ANON],
 							   a.lru[LRU_ACTIVE_ANON]),
 			       "inactive anon still low after aging");
+	lrutest_vm_end(test);
+}
+
+/*
+ * Without swap, active anon is not aged at all: shrink_lruvec() ages it
+ * "even if we did not try to evict anon pages" only where
+ * can_age_anon_pages() says that is worth it, with swap space or a
+ * demotion target, and neither exists here.  Reclaim scans file only
+ * (SCAN_FILE): the 256 unused inactive page-cache folios give
+ * 1 + 1 + 3 + 7 + 15 + 28 = 55 reclaimed, and nothing is deactivated.
+ */
+static void reclaim_leaves_active_anon_without_swap(struct kunit *test)
+{
+	struct lrutest_reclaim_stat b, a;
+	struct lrutest_memcg *cg;
+	unsigned long reclaimed;
+
+	lrutest_swap(test, false);
+	cg = lrutest_memcg_create(test);
+	active_anon_and_cache(test, cg, &b);
+
+	reclaimed = lrutest_memcg_reclaim(cg, TO_RECLAIM, -1);
+	lrutest_memcg_stat(cg, &a);
+	lrutest_memcg_log(test, "active anon, no swap", &b, &a);
+
+	KUNIT_EXPECT_EQ(test, reclaimed, 55UL);
+	KUNIT_EXPECT_EQ_MSG(test, a.scan_anon - b.scan_anon, 0UL, "PGSCAN_ANON");
+	KUNIT_EXPECT_EQ_MSG(test, a.refill - b.refill, 0UL, "PGREFILL");
+	KUNIT_EXPECT_EQ_MSG(test, a.deactivate - b.deactivate, 0UL, "PGDEACTIVATE");
+	KUNIT_EXPECT_EQ(test, a.lru[LRU_ACTIVE_ANON], NR_ACTIVE_ANON);
+	KUNIT_EXPECT_EQ(test, a.lru[LRU_INACTIVE_ANON], 0UL);
+	KUNIT_EXPECT_EQ(test, lrutest_memcg_walk(cg, LRU_ACTIVE_ANON), NR_ACTIVE_ANON);
+	KUNIT_EXPECT_EQ(test, a.lru[LRU_INACTIVE_FILE], NR_CACHE_ONCE - reclaimed);
 	lrutest_vm_end(test);
 }
 
@@ -700,6 +748,7 @@ static struct kunit_case reclaim_aging_cases[] = {
 	KUNIT_CASE(reclaim_deactivates_file_when_inactive_is_low),
 	KUNIT_CASE(reclaim_leaves_active_file_when_inactive_is_high),
 	KUNIT_CASE(reclaim_ages_anon_at_swappiness_0_with_swap),
+	KUNIT_CASE(reclaim_leaves_active_anon_without_swap),
 	KUNIT_CASE(reclaim_spares_used_anon_and_evicts_unused),
 	KUNIT_CASE(reclaim_keeps_file_used_once_then_activates_or_evicts),
 	KUNIT_CASE_PARAM(reclaim_activates_a_mapped_file_folio_at_once, activate_gen_params),
