@@ -121,7 +121,7 @@ static void mlock_range_with_hole_locks_up_to_it(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ksys_munlock(addr, LEN(4)), 0L);
 	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr) & VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
-	lrutest_expect_evictable(test, first, false, "munlocked before the hole");
+	lrutest_expect_rescued(test, first, false, "munlocked before the hole");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = 4, .culled = 4, .munlocked = 4,
@@ -158,7 +158,7 @@ static void mlock_range_past_vma_end_enomem(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), (long)-ENOMEM);
 	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr) & VM_LOCKED);
-	lrutest_expect_evictable(test, folio, false, "munlock past the end");
+	lrutest_expect_rescued(test, folio, false, "munlock past the end");
 	lrutest_vm_end(test);
 }
 

@@ -63,7 +63,7 @@ static void thp_mlock_then_munlock_all(struct kunit *test, unsigned long thp,
 	expect_thp_mlocked_since(test, folio, &before, "mlock of all of the THP");
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(thp, THP_SIZE), 0L);
-	lrutest_expect_evictable(test, folio, false, "after munlock of the THP");
+	lrutest_expect_rescued(test, folio, false, "after munlock of the THP");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = THP_PAGES, .culled = THP_PAGES,
@@ -119,7 +119,7 @@ static void thp_mlock_then_munlock_half(struct kunit *test, unsigned long thp,
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(thp, THP_SIZE / 2), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES / 2);
-	lrutest_expect_evictable(test, folio, false, "after munlock of half the THP");
+	lrutest_expect_rescued(test, folio, false, "after munlock of half the THP");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = -THP_PAGES, .munlocked = THP_PAGES,
@@ -205,7 +205,7 @@ static void munmap_of_half_a_locked_thp_rescues_it(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, folio_mapcount(folio), (int)THP_PAGES / 2,
 			    "the locked half still mapped by PTEs");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES / 2);
-	lrutest_expect_evictable(test, folio, false, "after munmap of half the THP");
+	lrutest_expect_rescued(test, folio, false, "after munmap of half the THP");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = -THP_PAGES, .munlocked = THP_PAGES,

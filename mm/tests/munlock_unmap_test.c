@@ -111,7 +111,7 @@ static void munmap_of_locked_middle_munlocks_only_it(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES - 2);
 	for (i = 0; i < NPAGES; i++) {
 		if (i == 3 || i == 4)
-			lrutest_expect_evictable(test, folios[i], false, "unmapped");
+			lrutest_expect_rescued(test, folios[i], false, "unmapped");
 		else
 			lrutest_expect_mlocked(test, folios[i], 1, "still mapped");
 		lrutest_expect_refs(test, folios[i], i == 3 || i == 4 ? 0 : 1, 1,
@@ -126,7 +126,7 @@ static void munmap_of_locked_middle_munlocks_only_it(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), -ENOMEM);
 	for (i = 0; i < 3; i++)
-		lrutest_expect_evictable(test, folios[i], false, "munlock up to the hole");
+		lrutest_expect_rescued(test, folios[i], false, "munlock up to the hole");
 	lrutest_vm_end(test);
 }
 
