@@ -506,8 +506,8 @@ static void shm_locked_segment_mapped_locked_is_mlocked_and_culled_once(struct k
 
 	lrutest_drain();
 	lrutest_stat(&a);
+	/* No drain: a MAP_LOCKED mmap() ends in mm_populate()'s drain. */
 	shm_map_locked(test, seg);
-	lrutest_drain();
 	lrutest_expect_stat_delta(test, &a,
 				  SHM_DELTA(.nr_mlock = n, .mlocked = n, .culled = n,
 					    .unevictable = n, .anon = -n),
@@ -579,6 +579,7 @@ static void munmap_of_the_locked_vma_keeps_a_shm_locked_segment_unevictable(stru
 	lrutest_drain();
 	lrutest_stat(&a);
 	KUNIT_ASSERT_EQ(test, vm_munmap(addr, n * PAGE_SIZE), 0);
+	/* Since 6.14 an unmap leaves its munlocks in the mlock batch. */
 	lrutest_drain();
 	lrutest_expect_stat_delta(test, &a, SHM_DELTA(.nr_mlock = -n, .munlocked = n),
 				  "munmap while SHM_LOCKed");
@@ -655,6 +656,7 @@ static void putback_of_a_shm_locked_large_folio_culls_it_by_pages(struct kunit *
 	lrutest_shmem_lock(test, file);
 	lrutest_isolate(test, folio);
 	lrutest_putback(test, folio);
+	/* folio_putback_lru() queues the folio in this CPU's lru_add batch. */
 	lrutest_drain();
 	lrutest_expect_unevictable(test, lrutest_locate(folio), folio, "putback", 0);
 	/* Not mapped: the page cache's HPAGE_PMD_NR and the case's one. */
@@ -680,6 +682,7 @@ static struct folio *shm_culled_large_folio(struct kunit *test, struct lrutest_s
 	*lock = lrutest_shmem_lock(test, file);
 	lrutest_isolate(test, folio);
 	lrutest_putback(test, folio);
+	/* folio_putback_lru() queues the folio in this CPU's lru_add batch. */
 	lrutest_drain();
 	return folio;
 }
