@@ -403,6 +403,48 @@ static void madvise_pageout_keeps_a_referenced_lazyfree_folio_lazyfree(struct ku
 	lrutest_vm_end(test);
 }
 
+/*
+ * unevictable-lru.rst, "try_to_unmap()": a folio in a VM_LOCKED VMA whose
+ * mlock was missed is mlocked when reclaim tries to unmap it:
+ * try_to_unmap_one() restores the mlock and gives up.  reclaim_pages(),
+ * MADV_PAGEOUT's reclaim, ignores references and so never asks
+ * folio_referenced(), the other place that restores it.  A locked anon page
+ * whose mlock the case undoes with munlock_folio() (the VMA stays
+ * VM_LOCKED), isolated and handed to reclaim_pages(): nothing reclaimed,
+ * the folio still mapped and mlocked again (NR_MLOCK and PGMLOCKED +1),
+ * and culled as it is put back (mlock_count 1, PGCULLED +1).
+ */
+static void reclaim_restores_a_missed_mlock_in_try_to_unmap(struct kunit *test)
+{
+	struct lrutest_stat before;
+	struct list_head *list;
+	struct folio *folio;
+	unsigned long addr;
+
+	lrutest_swap_on(test);
+	list = lrutest_isolated_list(test);
+	folio = lrutest_mlocked_page(test, &addr);
+	munlock_folio(folio);
+	lrutest_drain();
+	lrutest_expect_rescued(test, folio, false, "mlock undone");
+	KUNIT_ASSERT_TRUE(test, lrutest_vma_flags(addr) & VM_LOCKED);
+	lrutest_stat(&before);
+
+	KUNIT_ASSERT_TRUE(test, folio_isolate_lru(folio));
+	list_add(&folio->lru, list);
+	KUNIT_EXPECT_EQ(test, reclaim_pages(list), 0UL);
+	KUNIT_EXPECT_TRUE(test, list_empty(list));
+	/* The put back (folio_putback_lru()) waits in this CPU's lru_add batch. */
+	lrutest_drain();
+	KUNIT_EXPECT_PTR_EQ(test, lrutest_folio_at(test, addr), folio);
+	lrutest_expect_mlocked(test, folio, 1, "after reclaim");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = 1, .mlocked = 1, .culled = 1 },
+				  "reclaim of a locked page whose mlock was missed");
+	lrutest_vm_end(test);
+}
+
 static struct kunit_case reclaim_pageout_cases[] = {
 	KUNIT_CASE_PARAM(madvise_refuses_a_locked_vma, locked_gen_params),
 	KUNIT_CASE(madvise_pageout_culls_a_locked_segment),
@@ -411,6 +453,7 @@ static struct kunit_case reclaim_pageout_cases[] = {
 	KUNIT_CASE_PARAM(madvise_pageout_discards_a_clean_lazyfree_folio, lazyfree_gen_params),
 	KUNIT_CASE(madvise_pageout_keeps_a_lazyfree_folio_written_again),
 	KUNIT_CASE(madvise_pageout_keeps_a_referenced_lazyfree_folio_lazyfree),
+	KUNIT_CASE(reclaim_restores_a_missed_mlock_in_try_to_unmap),
 	{}
 };
 
