@@ -890,19 +890,37 @@ static int lrutest_remap_pfn_mmap(struct file *file, struct vm_area_struct *vma)
 			       vma->vm_page_prot);
 }
 
+/* ->mmap() of a driver that marks the VMA VM_IO and maps nothing yet. */
+static int lrutest_io_only_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	vm_flags_set(vma, VM_IO);
+	return 0;
+}
+
+/* ->mmap() of a driver that marks the VMA VM_PFNMAP and maps nothing yet. */
+static int lrutest_pfnmap_only_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	vm_flags_set(vma, VM_PFNMAP);
+	return 0;
+}
+
 static const struct file_operations lrutest_driver_fops[] = {
 	[LRUTEST_DRIVER_MIXEDMAP] = { .mmap = lrutest_insert_page_mmap },
 	[LRUTEST_DRIVER_PFNMAP] = { .mmap = lrutest_remap_pfn_mmap },
+	[LRUTEST_DRIVER_IO_ONLY] = { .mmap = lrutest_io_only_mmap },
+	[LRUTEST_DRIVER_PFNMAP_ONLY] = { .mmap = lrutest_pfnmap_only_mmap },
 };
 
 /**
  * lrutest_driver_file - a file whose ->mmap() maps a page, as a driver's does
  * @test: the test case
- * @kind: LRUTEST_DRIVER_MIXEDMAP, vm_insert_page() (``VM_MIXEDMAP``), or
+ * @kind: LRUTEST_DRIVER_MIXEDMAP, vm_insert_page() (``VM_MIXEDMAP``),
  *	LRUTEST_DRIVER_PFNMAP, remap_pfn_range() (``VM_IO | VM_PFNMAP |
- *	VM_DONTEXPAND``): the special VMAs of unevictable-lru.rst, "Filtering
- *	Special VMAs"
- * @page: set to the page it maps, a kernel page freed when the case ends
+ *	VM_DONTEXPAND``), or LRUTEST_DRIVER_IO_ONLY and
+ *	LRUTEST_DRIVER_PFNMAP_ONLY, one flag set and nothing mapped: the
+ *	special VMAs of unevictable-lru.rst, "Filtering Special VMAs"
+ * @page: set to the page it maps (the *_ONLY kinds map none), a kernel
+ *	page freed when the case ends
  *
  * Returns the file (anon_inode_getfile()), put when the case ends.  Its
  * mappings are one page long.

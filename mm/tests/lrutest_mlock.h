@@ -111,7 +111,13 @@ void lrutest_shmem_mapped_twice(struct kunit *test, unsigned long pages,
 struct file *lrutest_pagecache_file(struct kunit *test);
 struct file *lrutest_ramdisk(struct kunit *test, int minor);
 struct file *lrutest_exec_file(struct kunit *test, unsigned long pages);
-enum lrutest_driver { LRUTEST_DRIVER_MIXEDMAP, LRUTEST_DRIVER_PFNMAP };
+enum lrutest_driver {
+	LRUTEST_DRIVER_MIXEDMAP,
+	LRUTEST_DRIVER_PFNMAP,
+	LRUTEST_DRIVER_IO_ONLY,
+	LRUTEST_DRIVER_PFNMAP_ONLY,
+};
+
 struct file *lrutest_driver_file(struct kunit *test, enum lrutest_driver kind,
 				 struct page **page);
 void lrutest_touch(struct kunit *test, unsigned long addr);

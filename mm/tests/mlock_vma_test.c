@@ -894,6 +894,8 @@ static const struct special_row special_rows[] = {
 	{ "VM_MIXEDMAP: vm_insert_page()", LRUTEST_DRIVER_MIXEDMAP, VM_MIXEDMAP },
 	{ "VM_IO | VM_PFNMAP: remap_pfn_range()", LRUTEST_DRIVER_PFNMAP,
 	  VM_IO | VM_PFNMAP | VM_DONTEXPAND },
+	{ "VM_IO alone", LRUTEST_DRIVER_IO_ONLY, VM_IO },
+	{ "VM_PFNMAP alone", LRUTEST_DRIVER_PFNMAP_ONLY, VM_PFNMAP },
 };
 
 KUNIT_ARRAY_PARAM_DESC(special, special_rows, desc);
@@ -902,8 +904,9 @@ KUNIT_ARRAY_PARAM_DESC(special, special_rows, desc);
  * unevictable-lru.rst, "Filtering Special VMAs": mlock_fixup() neither sets
  * VM_LOCKED on a VM_IO, VM_PFNMAP, VM_MIXEDMAP or VM_DONTEXPAND VMA nor
  * counts it in locked_vm.  mlock() still succeeds: __mm_populate() skips a
- * VM_IO | VM_PFNMAP range and finds the VM_MIXEDMAP page present.  The
- * driver's page is not mlocked.
+ * VM_IO or VM_PFNMAP range and finds the VM_MIXEDMAP page present.  The
+ * driver's page is not mlocked.  The rows with one flag alone and nothing
+ * mapped show that each of VM_IO and VM_PFNMAP is enough on its own.
  */
 static void mlock_of_a_special_vma_locks_nothing(struct kunit *test)
 {
