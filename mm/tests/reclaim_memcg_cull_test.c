@@ -50,12 +50,28 @@
 struct cull_row {
 	const char *desc;
 	unsigned long locked;	/* M, pages of the SHM_LOCKed segment */
+	unsigned long reclaimed[ROUNDS];	/* by each reclaim, classic LRU */
 };
 
+/*
+ * What each reclaim returns on the classic LRU, the arithmetic of
+ * shrink_lruvec() at swappiness 200 (anon's share whole whatever the
+ * costs): at each priority p from DEF_PRIORITY down, size >> p of the
+ * inactive list from its tail (the M locked folios first, then the N),
+ * in chunks of SWAP_CLUSTER_MAX, each locked folio culled and each other
+ * one reclaimed; one call of shrink_lruvec() stops after the chunk that
+ * brings its own count to 32 (there is no file to scan), and a reclaim
+ * after the priority that brings its total to 32.  M = 0: 256 give
+ * 1 + 1 + 3 + 7 + 15 + 28 = 55, then 201 give 1 + 3 + 6 + 11 + 22 = 43,
+ * then 158 give 1 + 2 + 4 + 9 + 17 = 33.  M = 10 N: priorities 11 to 1
+ * cull 2000 of the 2560; priority 0 scans the whole list, culls the other
+ * 560 and stops 48 evictable later, after the chunk that brings that call
+ * to 32; then 45 and 35.  M = 100 N: likewise 49, then 45 and 34.
+ */
 static const struct cull_row cull_rows[] = {
-	{ "M = 0", 0 },
-	{ "M = 10 N", 10 * NR_EVICTABLE },
-	{ "M = 100 N", 100 * NR_EVICTABLE },
+	{ "M = 0", 0, { 55, 43, 33 } },
+	{ "M = 10 N", 10 * NR_EVICTABLE, { 48, 45, 35 } },
+	{ "M = 100 N", 100 * NR_EVICTABLE, { 49, 45, 34 } },
 };
 
 KUNIT_ARRAY_PARAM_DESC(cull, cull_rows, desc);
@@ -119,16 +135,19 @@ static void memcg_reclaim_culls_locked_folios_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b.lru[LRU_INACTIVE_ANON] + b.lru[LRU_ACTIVE_ANON],
 			NR_EVICTABLE - total_reclaimed);
 	KUNIT_EXPECT_EQ_MSG(test, c[ROUNDS - 1], 0UL, "the last reclaim culled again");
-	KUNIT_EXPECT_GE(test, r[ROUNDS - 1], TO_RECLAIM);
 	/*
 	 * The classic LRU's reclaim pays for all M in its first call (it
-	 * keeps scanning the inactive list until it has reclaimed); the
-	 * multi-gen LRU's may stop at its scan budget and leave the rest of
-	 * the oldest generation to the next call.
+	 * keeps scanning the inactive list until it has reclaimed) and
+	 * reclaims what the table says; the multi-gen LRU's may stop at its
+	 * scan budget and leave the rest of the oldest generation to the next
+	 * call.
 	 */
 	if (!lru_gen_enabled()) {
 		KUNIT_EXPECT_EQ_MSG(test, c[0], m, "first reclaim: PGCULLED");
-		KUNIT_EXPECT_GE(test, r[0], TO_RECLAIM);
+		for (i = 0; i < ROUNDS; i++)
+			KUNIT_EXPECT_EQ_MSG(test, r[i], row->reclaimed[i], "reclaim %u", i + 1);
+	} else {
+		KUNIT_EXPECT_GE(test, r[ROUNDS - 1], TO_RECLAIM);
 	}
 	if (seg)
 		lrutest_shm_destroy(test, seg);
