@@ -61,10 +61,10 @@ struct balance_row {
  * the split follows the costs reclaim notes (a page swapped out costs
  * SWAP_CLUSTER_MAX: lru_note_cost() as it goes on 6.12, the lruvec's cost[]
  * once a priority on 7.3), which follow statistics the periodic flusher
- * updates on its own schedule (6.12 halves the costs against list sizes
- * read from them, 7.3 reads the costs from them): only the direction is
- * fixed here, both types scanned; get_scan_count_splits_by_cost_and_swappiness
- * checks the split itself.
+ * updates on its own schedule (both kernels halve the costs against list
+ * sizes read from them, and 7.3 also builds the costs from them): only the
+ * direction is fixed here, both types scanned;
+ * get_scan_count_splits_by_cost_and_swappiness checks the split itself.
  */
 static const struct balance_row balance_rows[] = {
 	{ "no swap, swappiness 60", false, 60, 0, 48, 137 },
@@ -205,7 +205,9 @@ struct split_row {
 
 /*
  * What get_scan_count() computes (its comments and code): no swap, or
- * cgroup reclaim at swappiness 0, scans file only (SCAN_FILE); at priority
+ * cgroup reclaim at swappiness 0, scans file only (SCAN_FILE; at swappiness
+ * 0 the SCAN_FRACT split would give anon nothing too, ap being 0, so that
+ * row cannot tell the two apart); at priority
  * 0 each list is scanned whole (SCAN_EQUAL); otherwise each list's size >>
  * priority is split by SCAN_FRACT.  With a and f the anon and file costs,
  * each type is charged its own cost plus the total, A = 2a + f and
@@ -233,7 +235,7 @@ static const struct split_row split_rows[] = {
 	  { 1024, 512, 0, 0 } },
 	{ "priority 10, swappiness 60: 4, 2, 1, 8 pages rounded down", true, 10, 60, 0, 0,
 	  { 1, 0, 0, 5 } },
-	{ "swappiness 0: SCAN_FILE", true, 2, 0, 0, 0,
+	{ "swappiness 0: anon 0", true, 2, 0, 0, 0,
 	  { 0, 0, 256, 2048 } },
 	{ "priority 0: SCAN_EQUAL", true, 0, 60, 32, 0,
 	  { 4096, 2048, 1024, 8192 } },

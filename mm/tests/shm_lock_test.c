@@ -656,8 +656,7 @@ static void putback_of_a_shm_locked_large_folio_culls_it_by_pages(struct kunit *
 	lrutest_shmem_lock(test, file);
 	lrutest_isolate(test, folio);
 	lrutest_putback(test, folio);
-	/* folio_putback_lru() queues the folio in this CPU's lru_add batch. */
-	lrutest_drain();
+	/* No drain: folio_add_lru() lists a large folio at once, unbatched. */
 	lrutest_expect_unevictable(test, lrutest_locate(folio), folio, "putback", 0);
 	/* Not mapped: the page cache's HPAGE_PMD_NR and the case's one. */
 	lrutest_expect_refs(test, folio, 0, 1, "putback");
@@ -682,8 +681,7 @@ static struct folio *shm_culled_large_folio(struct kunit *test, struct lrutest_s
 	*lock = lrutest_shmem_lock(test, file);
 	lrutest_isolate(test, folio);
 	lrutest_putback(test, folio);
-	/* folio_putback_lru() queues the folio in this CPU's lru_add batch. */
-	lrutest_drain();
+	/* No drain: folio_add_lru() lists a large folio at once, unbatched. */
 	return folio;
 }
 
