@@ -390,20 +390,29 @@ void lrutest_node_flush(struct lrutest_node *node)
 }
 
 /*
- * The memcg's per-zone size of @lru summed over the zones (what
- * get_scan_count() reads through lruvec_lru_size()), or the node's pages
- * with memcg off, where there is no memcg size.
+ * The per-zone sizes of @lru in memcg lruvec @lruvec, summed over the
+ * zones: what get_scan_count() reads through lruvec_lru_size() with memcg
+ * on.
  */
-unsigned long lrutest_memcg_lru_pages(struct lrutest_node *node, enum lru_list lru)
+unsigned long lrutest_lruvec_zone_pages(struct lruvec *lruvec, enum lru_list lru)
 {
 	unsigned long pages = 0;
 	int z;
 
+	for (z = 0; z < MAX_NR_ZONES; z++)
+		pages += mem_cgroup_get_zone_lru_size(lruvec, lru, z);
+	return pages;
+}
+
+/*
+ * The memcg's per-zone size of @lru summed over the zones, or the node's
+ * pages with memcg off, where there is no memcg size.
+ */
+unsigned long lrutest_memcg_lru_pages(struct lrutest_node *node, enum lru_list lru)
+{
 	if (mem_cgroup_disabled())
 		return lrutest_node_pages(node, lru);
-	for (z = 0; z < MAX_NR_ZONES; z++)
-		pages += mem_cgroup_get_zone_lru_size(node->lruvec, lru, z);
-	return pages;
+	return lrutest_lruvec_zone_pages(node->lruvec, lru);
 }
 
 /*

@@ -43,6 +43,7 @@ int lrutest_find_folio(struct lruvec *lruvec, struct folio *folio);
 unsigned long lrutest_node_pages(struct lrutest_node *node, enum lru_list lru);
 unsigned long lrutest_zone_pages(struct lrutest_node *node, enum lru_list lru);
 unsigned long lrutest_lruvec_pages(struct lrutest_node *node, enum lru_list lru);
+unsigned long lrutest_lruvec_zone_pages(struct lruvec *lruvec, enum lru_list lru);
 unsigned long lrutest_memcg_lru_pages(struct lrutest_node *node, enum lru_list lru);
 void lrutest_node_flush(struct lrutest_node *node);
 

@@ -810,6 +810,27 @@ static void migration_of_a_locked_folio_keeps_it_mlocked(struct kunit *test)
 }
 
 /*
+ * A locked page for compaction's scanner, @list for what it isolates, and
+ * the counters before.  The case's own reference is dropped first: the
+ * scanner passes by an anon folio with more references than mappings
+ * (pinned), whatever the mode.
+ */
+static struct folio *compaction_locked_page(struct kunit *test, struct list_head **list,
+					    struct lrutest_stat *before)
+{
+	struct folio *folio;
+	unsigned long addr;
+
+	if (!IS_ENABLED(CONFIG_COMPACTION))
+		kunit_skip(test, "CONFIG_COMPACTION is off: no compaction");
+	*list = lrutest_migrate_list(test);
+	folio = lrutest_mlocked_page(test, &addr);
+	kunit_release_action(test, lrutest_folio_put_action, folio);
+	lrutest_stat(before);
+	return folio;
+}
+
+/*
  * unevictable-lru.rst, "Compacting MLOCKED Pages": "the default behavior is
  * to let unevictable pages be moved" (compact_unevictable_allowed set).
  * Compaction's migrate scanner takes the locked folio off LRU_UNEVICTABLE,
@@ -824,16 +845,7 @@ static void compaction_isolates_a_locked_folio(struct kunit *test)
 {
 	struct lrutest_stat before;
 	struct list_head *list;
-	struct folio *folio;
-	unsigned long addr;
-
-	if (!IS_ENABLED(CONFIG_COMPACTION))
-		kunit_skip(test, "CONFIG_COMPACTION is off: no compaction");
-	list = lrutest_migrate_list(test);
-	folio = lrutest_mlocked_page(test, &addr);
-	/* An anon folio with more references than mappings is pinned: skipped. */
-	kunit_release_action(test, lrutest_folio_put_action, folio);
-	lrutest_stat(&before);
+	struct folio *folio = compaction_locked_page(test, &list, &before);
 
 #ifdef CONFIG_COMPACTION
 	KUNIT_EXPECT_EQ(test, lrutest_compact_isolate(test, folio, list), 1UL);
@@ -863,15 +875,7 @@ static void compaction_without_unevictable_allowed_leaves_a_locked_folio(struct 
 {
 	struct lrutest_stat before;
 	struct list_head *list;
-	struct folio *folio;
-	unsigned long addr;
-
-	if (!IS_ENABLED(CONFIG_COMPACTION))
-		kunit_skip(test, "CONFIG_COMPACTION is off: no compaction");
-	list = lrutest_migrate_list(test);
-	folio = lrutest_mlocked_page(test, &addr);
-	kunit_release_action(test, lrutest_folio_put_action, folio);
-	lrutest_stat(&before);
+	struct folio *folio = compaction_locked_page(test, &list, &before);
 
 #ifdef CONFIG_COMPACTION
 	KUNIT_EXPECT_EQ(test, lrutest_compact_scan(test, folio, list, 0), 0UL);

@@ -264,17 +264,6 @@ static void split_move(struct split_lists *sl, long sign)
 	spin_unlock_irq(&sl->lruvec->lru_lock);
 }
 
-/* The memcg's per-zone sizes of @lru, summed: what get_scan_count() reads. */
-static unsigned long split_pages(struct lruvec *lruvec, enum lru_list lru)
-{
-	unsigned long pages = 0;
-	int z;
-
-	for (z = 0; z < MAX_NR_ZONES; z++)
-		pages += mem_cgroup_get_zone_lru_size(lruvec, lru, z);
-	return pages;
-}
-
 static void split_lists_release(void *data)
 {
 	split_move(data, -1);
@@ -306,7 +295,7 @@ static void get_scan_count_splits_by_cost_and_swappiness(struct kunit *test)
 			break;
 	KUNIT_ASSERT_LT(test, sl->zid, MAX_NR_ZONES);
 	for_each_evictable_lru(lru)
-		KUNIT_ASSERT_EQ_MSG(test, split_pages(cg->lruvec, lru), 0UL,
+		KUNIT_ASSERT_EQ_MSG(test, lrutest_lruvec_zone_pages(cg->lruvec, lru), 0UL,
 				    "set up: the new memcg's %s list", lrutest_lru_names[lru]);
 
 	split_move(sl, 1);
