@@ -32,8 +32,11 @@ static void expect_nothing_locked(struct kunit *test, unsigned long addr,
 			    "%s: locked_vm left", what);
 	KUNIT_EXPECT_EQ_MSG(test, current->mm->def_flags & VM_LOCKED_MASK,
 			    (vm_flags_t)0, "%s: def_flags left", what);
-	if (folio)
+	if (folio) {
 		lrutest_expect_evictable(test, folio, false, what);
+		/* Drop the lookup's reference: later steps count references. */
+		kunit_release_action(test, lrutest_folio_put_action, folio);
+	}
 	lrutest_expect_stat_delta(test, before, &(struct lrutest_stat){},
 				  what);
 }
@@ -112,6 +115,7 @@ static void mlock_range_with_hole_locks_up_to_it(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr + LEN(5)) & VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 4UL);
 	lrutest_expect_mlocked(test, first, 1, "before the hole");
+	lrutest_expect_refs(test, first, 1, 1, "before the hole");
 	lrutest_expect_evictable(test, last, false, "after the hole");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
@@ -122,6 +126,7 @@ static void mlock_range_with_hole_locks_up_to_it(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr) & VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	lrutest_expect_rescued(test, first, false, "munlocked before the hole");
+	lrutest_expect_refs(test, first, 1, 1, "munlocked before the hole");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.mlocked = 4, .culled = 4, .munlocked = 4,
@@ -156,9 +161,21 @@ static void mlock_range_past_vma_end_enomem(struct kunit *test)
 					.nr_mlock = 4, .mlocked = 4, .culled = 4 },
 				  "mlock past the end of the VMA");
 
+	/*
+	 * munlock() fails the same way, after apply_vma_lock_flags() has
+	 * cleared VM_LOCKED up to the end of the VMA: its four pages are
+	 * munlocked and uncharged.
+	 */
 	KUNIT_EXPECT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), (long)-ENOMEM);
 	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr) & VM_LOCKED);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	lrutest_expect_rescued(test, folio, false, "munlock past the end");
+	lrutest_expect_refs(test, folio, 1, 1, "munlock past the end");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.mlocked = 4, .culled = 4, .munlocked = 4,
+					.rescued = 4 },
+				  "munlock past the end of the VMA");
 	lrutest_vm_end(test);
 }
 
@@ -192,7 +209,23 @@ static void mlock_over_rlimit_without_cap_enomem(struct kunit *test)
 	folio = lrutest_folio_at(test, addr);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	lrutest_expect_mlocked(test, folio, 1, "mlock within RLIMIT_MEMLOCK");
+	lrutest_expect_refs(test, folio, 1, 1, "mlock within RLIMIT_MEMLOCK");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = NPAGES, .mlocked = NPAGES,
+					.culled = NPAGES },
+				  "mlock within RLIMIT_MEMLOCK");
+
 	KUNIT_EXPECT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), 0L);
+	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(addr) & VM_LOCKED);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	lrutest_expect_rescued(test, folio, false, "munlock within RLIMIT_MEMLOCK");
+	lrutest_expect_refs(test, folio, 1, 1, "munlock within RLIMIT_MEMLOCK");
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.mlocked = NPAGES, .culled = NPAGES,
+					.munlocked = NPAGES, .rescued = NPAGES },
+				  "munlock within RLIMIT_MEMLOCK");
 	lrutest_vm_end(test);
 }
 

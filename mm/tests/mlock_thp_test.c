@@ -97,6 +97,8 @@ static void mlock_of_half_a_thp_leaves_it_evictable(struct kunit *test)
 			    "PMD split at the VM_LOCKED border");
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES / 2);
 	lrutest_expect_evictable(test, folio, false, "after mlock of half the THP");
+	/* Mapped by its PTEs now, a reference each, and the case's own. */
+	lrutest_expect_refs(test, folio, THP_PAGES, 1, "after mlock of half the THP");
 	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
 				  "mlock of half a THP");
 	lrutest_vm_end(test);
@@ -120,6 +122,7 @@ static void thp_mlock_then_munlock_half(struct kunit *test, unsigned long thp,
 	KUNIT_ASSERT_EQ(test, ksys_munlock(thp, THP_SIZE / 2), 0L);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)THP_PAGES / 2);
 	lrutest_expect_rescued(test, folio, false, "after munlock of half the THP");
+	lrutest_expect_refs(test, folio, THP_PAGES, 1, "after munlock of half the THP");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = -THP_PAGES, .munlocked = THP_PAGES,
@@ -296,6 +299,7 @@ static void folio_referenced_skips_the_locked_half_of_a_thp(struct kunit *test)
 	KUNIT_EXPECT_FALSE_MSG(test, locked, "VM_LOCKED reported to reclaim");
 	lrutest_putback(test, folio);
 	lrutest_expect_evictable(test, folio, false, "put back after folio_referenced()");
+	lrutest_expect_refs(test, folio, THP_PAGES, 1, "put back after folio_referenced()");
 	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
 				  "folio_referenced() of half a locked THP");
 	lrutest_vm_end(test);

@@ -231,8 +231,10 @@ static void mlockall_onfault_mlocks_present_folios_and_populates_nothing(struct 
 			(vm_flags_t)(VM_LOCKED | VM_LOCKONFAULT));
 	KUNIT_EXPECT_EQ(test, current->mm->def_flags & VM_LOCKED_MASK, (vm_flags_t)0);
 	for (i = 0; i < PAGES; i++) {
-		lrutest_expect_mlocked(test, folio_at(test, p + LEN(i)), 1,
-				       "present at MCL_ONFAULT");
+		struct folio *folio = folio_at(test, p + LEN(i));
+
+		lrutest_expect_mlocked(test, folio, 1, "present at MCL_ONFAULT");
+		lrutest_expect_refs(test, folio, 1, 1, "present at MCL_ONFAULT");
 		KUNIT_EXPECT_NULL_MSG(test, lrutest_folio_at(test, u + LEN(i)),
 				      "MCL_ONFAULT populated page %d", i);
 	}
@@ -251,6 +253,7 @@ static void mlockall_onfault_mlocks_present_folios_and_populates_nothing(struct 
 static void fault_after_mlockall_onfault_mlocks_the_new_folio(struct kunit *test)
 {
 	struct lrutest_stat before;
+	struct folio *folio;
 	unsigned long p, u;
 
 	map_present_and_absent(test, &p, &u);
@@ -259,7 +262,9 @@ static void fault_after_mlockall_onfault_mlocks_the_new_folio(struct kunit *test
 
 	lrutest_touch(test, u + LEN(1));
 	lrutest_drain();
-	lrutest_expect_mlocked(test, folio_at(test, u + LEN(1)), 1, "faulted after MCL_ONFAULT");
+	folio = folio_at(test, u + LEN(1));
+	lrutest_expect_mlocked(test, folio, 1, "faulted after MCL_ONFAULT");
+	lrutest_expect_refs(test, folio, 1, 1, "faulted after MCL_ONFAULT");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = 1, .mlocked = 1, .culled = 1 },

@@ -124,9 +124,28 @@ static void munmap_of_locked_middle_munlocks_only_it(struct kunit *test)
 					.rescued = 2 },
 				  "mlock then munmap of 2 pages");
 
+	/*
+	 * munlock() over the hole: apply_vma_lock_flags() unlocks the VMA
+	 * before it, then finds the hole and stops with -ENOMEM, the VMA
+	 * after it still locked.
+	 */
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr, LEN(NPAGES)), -ENOMEM);
-	for (i = 0; i < 3; i++)
-		lrutest_expect_rescued(test, folios[i], false, "munlock up to the hole");
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)NPAGES - 5);
+	for (i = 0; i < NPAGES; i++) {
+		if (i == 3 || i == 4)
+			continue;
+		if (i < 3)
+			lrutest_expect_rescued(test, folios[i], false, "munlock up to the hole");
+		else
+			lrutest_expect_mlocked(test, folios[i], 1, "after the hole");
+		lrutest_expect_refs(test, folios[i], 1, 1, "munlock over the hole");
+	}
+	lrutest_expect_stat_delta(test, &before,
+				  &(struct lrutest_stat){
+					.nr_mlock = NPAGES - 5, .mlocked = NPAGES,
+					.culled = NPAGES, .munlocked = 5,
+					.rescued = 5 },
+				  "munlock over the hole");
 	lrutest_vm_end(test);
 }
 

@@ -626,17 +626,26 @@ static struct folio *shm_large_folio(struct kunit *test, struct file **file, int
 	return folio;
 }
 
-/* The lock marks the mapping unevictable and moves nothing. */
+/*
+ * The lock marks the mapping unevictable and moves nothing: no folio
+ * changes list, no counter moves, and no reference is taken or dropped.
+ */
 static void shm_lock_leaves_a_large_folio_on_its_list(struct kunit *test)
 {
+	struct lrutest_stat before;
 	struct folio *folio;
 	struct file *file;
 	int lru;
 
 	folio = shm_large_folio(test, &file, &lru);
+	lrutest_stat(&before);
 	lrutest_shmem_lock(test, file);
 	KUNIT_EXPECT_TRUE(test, mapping_unevictable(file->f_mapping));
 	KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(folio), lru, "SHM_LOCK moved the folio");
+	KUNIT_EXPECT_FALSE(test, folio_test_unevictable(folio));
+	/* Not mapped: the page cache's HPAGE_PMD_NR and the case's one. */
+	lrutest_expect_refs(test, folio, 0, 1, "SHM_LOCK");
+	lrutest_expect_stat_delta(test, &before, SHM_DELTA(), "SHM_LOCK of a large folio");
 }
 
 /*
@@ -688,7 +697,7 @@ static struct folio *shm_culled_large_folio(struct kunit *test, struct lrutest_s
 /*
  * The unlock's check_move_unevictable_folios() scans and rescues the
  * culled folio, counted in pages too (PGSCANNED, PGRESCUED +HPAGE_PMD_NR),
- * back to an anon list.
+ * back to the inactive anon list.
  */
 static void shm_unlock_rescues_a_culled_large_folio_by_pages(struct kunit *test)
 {
@@ -696,14 +705,11 @@ static void shm_unlock_rescues_a_culled_large_folio_by_pages(struct kunit *test)
 	struct lrutest_shmem_lock *lock;
 	struct lrutest_stat before;
 	struct folio *folio;
-	int lru;
 
 	folio = shm_culled_large_folio(test, &before, &lock);
 	lrutest_shmem_unlock(test, lock);
-	lru = lrutest_locate(folio);
-	KUNIT_EXPECT_TRUE_MSG(test, lru == LRU_INACTIVE_ANON || lru == LRU_ACTIVE_ANON,
-			      "rescued to an anon list (%d)", lru);
-	KUNIT_EXPECT_FALSE(test, folio_test_unevictable(folio));
+	/* The cull cleared PG_active: the rescue lists it inactive. */
+	lrutest_expect_rescued(test, folio, false, "SHM_UNLOCK");
 	lrutest_expect_refs(test, folio, 0, 1, "SHM_UNLOCK");
 	lrutest_expect_stat_delta(test, &before,
 				  SHM_DELTA(.culled = n, .scanned = n, .rescued = n),
