@@ -904,11 +904,37 @@ static int lrutest_pfnmap_only_mmap(struct file *file, struct vm_area_struct *vm
 	return 0;
 }
 
+/* ->fault() of a driver that hands out its page: what is mapped at a fault. */
+static vm_fault_t lrutest_page_fault(struct vm_fault *vmf)
+{
+	struct page *page = vmf->vma->vm_file->private_data;
+
+	get_page(page);
+	vmf->page = page;
+	return 0;
+}
+
+static const struct vm_operations_struct lrutest_fault_vm_ops = {
+	.fault = lrutest_page_fault,
+};
+
+/*
+ * ->mmap() of a driver that marks the VMA VM_DONTEXPAND and maps its page
+ * at the first fault.
+ */
+static int lrutest_dontexpand_only_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	vm_flags_set(vma, VM_DONTEXPAND);
+	vma->vm_ops = &lrutest_fault_vm_ops;
+	return 0;
+}
+
 static const struct file_operations lrutest_driver_fops[] = {
 	[LRUTEST_DRIVER_MIXEDMAP] = { .mmap = lrutest_insert_page_mmap },
 	[LRUTEST_DRIVER_PFNMAP] = { .mmap = lrutest_remap_pfn_mmap },
 	[LRUTEST_DRIVER_IO_ONLY] = { .mmap = lrutest_io_only_mmap },
 	[LRUTEST_DRIVER_PFNMAP_ONLY] = { .mmap = lrutest_pfnmap_only_mmap },
+	[LRUTEST_DRIVER_DONTEXPAND_ONLY] = { .mmap = lrutest_dontexpand_only_mmap },
 };
 
 /**
@@ -916,11 +942,13 @@ static const struct file_operations lrutest_driver_fops[] = {
  * @test: the test case
  * @kind: LRUTEST_DRIVER_MIXEDMAP, vm_insert_page() (``VM_MIXEDMAP``),
  *	LRUTEST_DRIVER_PFNMAP, remap_pfn_range() (``VM_IO | VM_PFNMAP |
- *	VM_DONTEXPAND``), or LRUTEST_DRIVER_IO_ONLY and
- *	LRUTEST_DRIVER_PFNMAP_ONLY, one flag set and nothing mapped: the
- *	special VMAs of unevictable-lru.rst, "Filtering Special VMAs"
- * @page: set to the page it maps (the *_ONLY kinds map none), a kernel
- *	page freed when the case ends
+ *	VM_DONTEXPAND``), LRUTEST_DRIVER_IO_ONLY and
+ *	LRUTEST_DRIVER_PFNMAP_ONLY, one flag set and nothing mapped, or
+ *	LRUTEST_DRIVER_DONTEXPAND_ONLY, ``VM_DONTEXPAND`` and the page mapped
+ *	by ->fault(): the special VMAs of unevictable-lru.rst, "Filtering
+ *	Special VMAs"
+ * @page: set to the page it maps (the IO and PFNMAP *_ONLY kinds map
+ *	none), a kernel page freed when the case ends
  *
  * Returns the file (anon_inode_getfile()), put when the case ends.  Its
  * mappings are one page long.

@@ -116,6 +116,7 @@ enum lrutest_driver {
 	LRUTEST_DRIVER_PFNMAP,
 	LRUTEST_DRIVER_IO_ONLY,
 	LRUTEST_DRIVER_PFNMAP_ONLY,
+	LRUTEST_DRIVER_DONTEXPAND_ONLY,
 };
 
 struct file *lrutest_driver_file(struct kunit *test, enum lrutest_driver kind,

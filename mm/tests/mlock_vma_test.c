@@ -892,14 +892,18 @@ struct special_row {
 	const char *desc;
 	enum lrutest_driver kind;
 	vm_flags_t special;	/* the VMA's VM_SPECIAL bits */
+	int mapped;		/* the driver's page is mapped (rmap) after mlock() */
 };
 
 static const struct special_row special_rows[] = {
-	{ "VM_MIXEDMAP: vm_insert_page()", LRUTEST_DRIVER_MIXEDMAP, VM_MIXEDMAP },
+	{ "VM_MIXEDMAP: vm_insert_page()", LRUTEST_DRIVER_MIXEDMAP, VM_MIXEDMAP, 1 },
+	/* remap_pfn_range() maps the pfn without the page's rmap or a reference. */
 	{ "VM_IO | VM_PFNMAP: remap_pfn_range()", LRUTEST_DRIVER_PFNMAP,
-	  VM_IO | VM_PFNMAP | VM_DONTEXPAND },
-	{ "VM_IO alone", LRUTEST_DRIVER_IO_ONLY, VM_IO },
-	{ "VM_PFNMAP alone", LRUTEST_DRIVER_PFNMAP_ONLY, VM_PFNMAP },
+	  VM_IO | VM_PFNMAP | VM_DONTEXPAND, 0 },
+	{ "VM_IO alone", LRUTEST_DRIVER_IO_ONLY, VM_IO, 0 },
+	{ "VM_PFNMAP alone", LRUTEST_DRIVER_PFNMAP_ONLY, VM_PFNMAP, 0 },
+	{ "VM_DONTEXPAND alone: the page faulted in", LRUTEST_DRIVER_DONTEXPAND_ONLY,
+	  VM_DONTEXPAND, 1 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(special, special_rows, desc);
@@ -908,9 +912,10 @@ KUNIT_ARRAY_PARAM_DESC(special, special_rows, desc);
  * unevictable-lru.rst, "Filtering Special VMAs": mlock_fixup() neither sets
  * VM_LOCKED on a VM_IO, VM_PFNMAP, VM_MIXEDMAP or VM_DONTEXPAND VMA nor
  * counts it in locked_vm.  mlock() still succeeds: __mm_populate() skips a
- * VM_IO or VM_PFNMAP range and finds the VM_MIXEDMAP page present.  The
- * driver's page is not mlocked.  The rows with one flag alone and nothing
- * mapped show that each of VM_IO and VM_PFNMAP is enough on its own.
+ * VM_IO or VM_PFNMAP range, finds the VM_MIXEDMAP page present and faults
+ * the VM_DONTEXPAND one in.  The driver's page is not mlocked.  The rows
+ * with one flag alone show that each of VM_IO, VM_PFNMAP and VM_DONTEXPAND
+ * is enough on its own.
  */
 static void mlock_of_a_special_vma_locks_nothing(struct kunit *test)
 {
@@ -927,6 +932,8 @@ static void mlock_of_a_special_vma_locks_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lrutest_vma_flags(addr) & VM_LOCKED_MASK, (vm_flags_t)0);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
 	KUNIT_EXPECT_FALSE(test, folio_test_mlocked(page_folio(page)));
+	/* The driver's allocation and a reference per mapping. */
+	lrutest_expect_refs(test, page_folio(page), row->mapped, 1, row->desc);
 	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){}, row->desc);
 	lrutest_vm_end(test);
 }
@@ -1207,9 +1214,13 @@ static int layout_vmas(unsigned long addr)
 	return n;
 }
 
+/*
+ * The pages in @locked mlocked, those in @rescued munlocked by the call
+ * (rescued), the others evictable.
+ */
 static void expect_layout(struct kunit *test, unsigned long addr,
 			  struct folio **folios, const struct layout_row *row,
-			  unsigned int locked, const char *what)
+			  unsigned int locked, unsigned int rescued, const char *what)
 {
 	int i;
 
@@ -1218,6 +1229,8 @@ static void expect_layout(struct kunit *test, unsigned long addr,
 			continue;
 		if (locked & BIT(i))
 			lrutest_expect_mlocked(test, folios[i], 1, what);
+		else if (rescued & BIT(i))
+			lrutest_expect_rescued(test, folios[i], false, what);
 		else
 			lrutest_expect_evictable(test, folios[i], false, what);
 		lrutest_expect_refs(test, folios[i], 1, 1, what);
@@ -1237,7 +1250,7 @@ static unsigned long layout_set_up(struct kunit *test, const struct layout_row *
 		KUNIT_ASSERT_EQ_MSG(test, layout_do(addr, &row->pre[i]), 0L, "set up step %d", i);
 	/* The set up's munmap leaves its munlocks in this CPU's mlock batch (7.3). */
 	lrutest_drain();
-	expect_layout(test, addr, folios, row, row->pre_locked, "set up");
+	expect_layout(test, addr, folios, row, row->pre_locked, 0, "set up");
 	return addr;
 }
 
@@ -1254,7 +1267,8 @@ static void mlock_and_munlock_over_vma_layouts(struct kunit *test)
 	lrutest_stat(&before);
 
 	KUNIT_EXPECT_EQ(test, layout_do(addr, &row->call), row->ret);
-	expect_layout(test, addr, folios, row, row->locked, "after the call");
+	expect_layout(test, addr, folios, row, row->locked, row->pre_locked & ~row->locked,
+		      "after the call");
 	KUNIT_EXPECT_EQ(test, layout_vmas(addr), row->vmas);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(),
 			(unsigned long)hweight32(row->locked & ~row->holes));
