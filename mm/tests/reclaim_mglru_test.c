@@ -377,14 +377,18 @@ static void mglru_reclaim_promotes_used_anon_and_evicts_unused(struct kunit *tes
  * the other, which empties that generation, ages (a new max_seq) and
  * protects 2 more; 4, 3 and 2 protect 7, 15 and 31, and 1 (63 to scan) the
  * last 7, then evicts 56 read once: 58, and 32 reclaimed ends the reclaim.
+ * Protection spends the accesses: folio_inc_gen() clears the LRU_REFS bits
+ * and PG_referenced of each folio it moves on (6.12 PG_workingset too, one
+ * of its LRU_REFS_FLAGS; 7.3 keeps it), so each is a page read never
+ * again.
  */
 static void mglru_reclaim_protects_page_cache_read_five_times(struct kunit *test)
 {
 	const unsigned long nr_hot = 64, nr_cold = 64;
 	const long want = MGLRU_EXACT(64, 58);
 	struct lrutest_reclaim_stat b, a;
+	unsigned long reclaimed, index;
 	struct lrutest_memcg *cg;
-	unsigned long reclaimed;
 	struct file *file;
 
 	cg = lrutest_memcg_create(test);
@@ -404,6 +408,21 @@ static void mglru_reclaim_protects_page_cache_read_five_times(struct kunit *test
 			    lrutest_page_cache_slots(file, nr_hot, nr_cold, LRUTEST_SLOT_SHADOW),
 			    reclaimed, "pages read once evicted");
 	KUNIT_EXPECT_EQ_MSG(test, a.refill - b.refill, nr_hot, "PGREFILL: the folios protected");
+	for (index = 0; index < nr_hot; index++) {
+		struct folio *folio = filemap_get_folio(file->f_mapping, index);
+		unsigned long refs;
+
+		KUNIT_ASSERT_FALSE(test, IS_ERR(folio));
+		refs = lrutest_folio_flags(folio) & LRU_REFS_MASK;
+		KUNIT_EXPECT_EQ_MSG(test, refs, 0UL, "LRU_REFS bits of protected page %lu", index);
+		KUNIT_EXPECT_FALSE_MSG(test, folio_test_referenced(folio),
+				       "PG_referenced of protected page %lu", index);
+		if (MGLRU_KNOWN)
+			KUNIT_EXPECT_EQ_MSG(test, (long)folio_test_workingset(folio),
+					    MGLRU_EXACT(0, 1),
+					    "PG_workingset of protected page %lu", index);
+		folio_put(folio);
+	}
 	KUNIT_EXPECT_EQ(test, a.steal_file - b.steal_file, reclaimed);
 	KUNIT_EXPECT_EQ(test, lrutest_stat_file(&b) - lrutest_stat_file(&a), reclaimed);
 	if (want != MGLRU_UNKNOWN)
@@ -474,6 +493,168 @@ static void mglru_refault_of_page_cache_read_four_times_counts_in_its_tier(struc
 	folio_put(folio);
 	lrutest_vm_end(test);
 }
+
+/*
+ * The feedback loop of the multi-gen LRU (the comment above
+ * positive_ctrl_err()): a type or tier is the PV, compared with the SP, and
+ * the PV is evicted (a positive error) while it has fewer than
+ * MIN_LRU_BATCH refaults or refaults no more, per folio evicted, than the
+ * SP once both are weighted by their gains:
+ * pv.refaulted * (sp.total + MIN_LRU_BATCH) * sp.gain <=
+ * (sp.refaulted + 1) * pv.total * pv.gain.  Here refaulted and total are
+ * the refaults and evictions each row sets, in the oldest generation's
+ * history (refaulted[], evicted[]) of a new memcg, whose averages and
+ * protected counts are 0.  MIN_LRU_BATCH is BITS_PER_LONG, 64.
+ */
+#define HIST_TIERS	3	/* the tiers a row sets: 0, 1 and 2 */
+
+struct ctrl_history {
+	unsigned long refaulted[ANON_AND_FILE][HIST_TIERS];
+	unsigned long evicted[ANON_AND_FILE][HIST_TIERS];
+};
+
+/* Set @h as the history of @lruvec's oldest generations. */
+static void set_ctrl_history(struct kunit *test, struct lruvec *lruvec,
+			     const struct ctrl_history *h)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int type, tier;
+
+	for (type = 0; type < ANON_AND_FILE; type++) {
+		int hist = lru_hist_from_seq(READ_ONCE(lrugen->min_seq[type]));
+
+		for (tier = 0; tier < MAX_NR_TIERS; tier++) {
+			atomic_long_t *refaulted = &lrugen->refaulted[hist][type][tier];
+			atomic_long_t *evicted = &lrugen->evicted[hist][type][tier];
+
+			KUNIT_ASSERT_EQ(test, lrugen->avg_refaulted[type][tier], 0UL);
+			KUNIT_ASSERT_EQ(test, lrugen->avg_total[type][tier], 0UL);
+			KUNIT_ASSERT_EQ(test, atomic_long_read(refaulted), 0L);
+			KUNIT_ASSERT_EQ(test, atomic_long_read(evicted), 0L);
+		}
+		for (tier = 0; tier < HIST_TIERS; tier++) {
+			atomic_long_set(&lrugen->refaulted[hist][type][tier],
+					h->refaulted[type][tier]);
+			atomic_long_set(&lrugen->evicted[hist][type][tier], h->evicted[type][tier]);
+		}
+	}
+}
+
+/*
+ * Which version of the comparison the kernel has: 6.12's get_type_to_scan()
+ * compares the first tiers of anon and file and also returns the last tier
+ * to evict (LRUTEST_HAS_TYPE_TO_SCAN_TIER, its declaration in
+ * mm/internal.h); 7.3's compares the sums of all tiers and leaves the tier
+ * to get_tier_idx().  Index into a row's expectations.
+ */
+#ifdef LRUTEST_HAS_TYPE_TO_SCAN_TIER
+#define CTRL_OF		0
+static int type_to_scan(struct lruvec *lruvec, int swappiness)
+{
+	int tier;
+
+	return get_type_to_scan(lruvec, swappiness, &tier);
+}
+#else
+#define CTRL_OF		1
+static int type_to_scan(struct lruvec *lruvec, int swappiness)
+{
+	return get_type_to_scan(lruvec, swappiness);
+}
+#endif
+
+struct type_choice_row {
+	const char *desc;
+	int swappiness;
+	struct ctrl_history h;
+	int type[2];	/* LRU_GEN_ANON or LRU_GEN_FILE: 6.12's choice, 7.3's */
+};
+
+#define ANON_FILE(a, f)	{ { a }, { f } }
+
+/*
+ * With swap and a swappiness between MIN_SWAPPINESS + 1 and MAX_SWAPPINESS
+ * (the swappiness reclaim leaves to get_type_to_scan()), anon is the SP
+ * with gain swappiness and file the PV with gain MAX_SWAPPINESS -
+ * swappiness: file is evicted unless its refaults say otherwise.  With
+ * both types refaulting 64 of 128 evicted, the rule keeps file up to
+ * swappiness 80 (64 * 192 * 80 = 983040 <= 65 * 128 * 120 = 998400) and
+ * takes anon from 81 (995328 > 990080).
+ */
+static const struct type_choice_row type_choice_rows[] = {
+	{ "no refaults, swappiness 60: file", 60, {}, { LRU_GEN_FILE, LRU_GEN_FILE } },
+	{ "no refaults, swappiness 199: file", 199, {}, { LRU_GEN_FILE, LRU_GEN_FILE } },
+	{ "file 63 refaults of 64, anon none of 1024: file, 63 < MIN_LRU_BATCH", 100,
+	  { ANON_FILE(0, 63), ANON_FILE(1024, 64) }, { LRU_GEN_FILE, LRU_GEN_FILE } },
+	{ "file 64 refaults of 128, anon none of 128: anon", 100,
+	  { ANON_FILE(0, 64), ANON_FILE(128, 128) }, { LRU_GEN_ANON, LRU_GEN_ANON } },
+	{ "both 64 refaults of 128, swappiness 80: file", 80,
+	  { ANON_FILE(64, 64), ANON_FILE(128, 128) }, { LRU_GEN_FILE, LRU_GEN_FILE } },
+	{ "both 64 refaults of 128, swappiness 81: anon", 81,
+	  { ANON_FILE(64, 64), ANON_FILE(128, 128) }, { LRU_GEN_ANON, LRU_GEN_ANON } },
+	{ "anon 128 refaults of 256, file 64 of 256: file", 100,
+	  { ANON_FILE(128, 64), ANON_FILE(256, 256) }, { LRU_GEN_FILE, LRU_GEN_FILE } },
+	/*
+	 * File's refaults in tier 1 only: 6.12 compares tier 0 (no file
+	 * refaults: file), 7.3 the sums (64 of 192 against none of 128: anon).
+	 */
+	{ "file 64 refaults of 64 in tier 1, none of 128 in tier 0, anon none of 128", 100,
+	  { { { 0 }, { 0, 64 } }, { { 128 }, { 128, 64 } } },
+	  { LRU_GEN_FILE, LRU_GEN_ANON } },
+};
+
+KUNIT_ARRAY_PARAM_DESC(type_choice, type_choice_rows, desc);
+
+static void get_type_to_scan_evicts_the_type_that_refaults_less(struct kunit *test)
+{
+	const struct type_choice_row *row = test->param_value;
+	struct lrutest_memcg *cg = lrutest_memcg_create(test);
+
+	set_ctrl_history(test, cg->lruvec, &row->h);
+	KUNIT_EXPECT_EQ(test, type_to_scan(cg->lruvec, row->swappiness), row->type[CTRL_OF]);
+}
+
+struct tier_choice_row {
+	const char *desc;
+	unsigned long refaulted[HIST_TIERS];	/* of file, by tier */
+	unsigned long evicted[HIST_TIERS];
+	int tier[2];	/* the last tier evicted: 6.12's, 7.3's */
+};
+
+/*
+ * get_tier_idx(): tier 0 of a type is the SP, each higher tier in turn the
+ * PV, and eviction stops below the first tier that refaults more than tier
+ * 0 (those from it up are protected).  The gains leave a margin: 1 and 2
+ * in 6.12, 2 and 3 in 7.3.  So with tier 0 at 64 refaults of 128, tier 1
+ * at 80 of 128 is evicted in 6.12 (80 * 192 * 1 = 15360 <= 65 * 128 * 2 =
+ * 16640) and protected in 7.3 (30720 > 24960); at 64 of 128 it is evicted
+ * in both (7.3: 24576 <= 24960).
+ */
+static const struct tier_choice_row tier_choice_rows[] = {
+	{ "no refaults: every tier evicted", {}, {}, { 3, 3 } },
+	{ "tier 1 64 refaults of 64, tier 0 none of 128: tier 1 protected",
+	  { 0, 64 }, { 128, 64 }, { 0, 0 } },
+	{ "tier 2 64 refaults of 64, tiers 0 and 1 none: tier 2 protected",
+	  { 0, 0, 64 }, { 128, 128, 64 }, { 1, 1 } },
+	{ "tiers 0 and 1 64 refaults of 128: every tier evicted",
+	  { 64, 64 }, { 128, 128 }, { 3, 3 } },
+	{ "tier 0 64 refaults of 128, tier 1 80 of 128: the gains decide",
+	  { 64, 80 }, { 128, 128 }, { 3, 0 } },
+};
+
+KUNIT_ARRAY_PARAM_DESC(tier_choice, tier_choice_rows, desc);
+
+static void get_tier_idx_protects_the_tiers_that_refault_more(struct kunit *test)
+{
+	const struct tier_choice_row *row = test->param_value;
+	struct lrutest_memcg *cg = lrutest_memcg_create(test);
+	struct ctrl_history h = {};
+
+	memcpy(h.refaulted[LRU_GEN_FILE], row->refaulted, sizeof(row->refaulted));
+	memcpy(h.evicted[LRU_GEN_FILE], row->evicted, sizeof(row->evicted));
+	set_ctrl_history(test, cg->lruvec, &h);
+	KUNIT_EXPECT_EQ(test, get_tier_idx(cg->lruvec, LRU_GEN_FILE), row->tier[CTRL_OF]);
+}
 #else
 static void mglru_reclaim_protects_page_cache_read_five_times(struct kunit *test)
 {
@@ -481,6 +662,26 @@ static void mglru_reclaim_protects_page_cache_read_five_times(struct kunit *test
 }
 
 static void mglru_refault_of_page_cache_read_four_times_counts_in_its_tier(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_LRU_GEN is off: no multi-gen LRU");
+}
+
+static const char *const no_rows[] = { "CONFIG_LRU_GEN is off" };
+
+static void no_row_desc(const char *const *row, char *desc)
+{
+	strscpy(desc, *row, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(type_choice, no_rows, no_row_desc);
+KUNIT_ARRAY_PARAM(tier_choice, no_rows, no_row_desc);
+
+static void get_type_to_scan_evicts_the_type_that_refaults_less(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_LRU_GEN is off: no multi-gen LRU");
+}
+
+static void get_tier_idx_protects_the_tiers_that_refault_more(struct kunit *test)
 {
 	kunit_skip(test, "CONFIG_LRU_GEN is off: no multi-gen LRU");
 }
@@ -492,6 +693,10 @@ static struct kunit_case reclaim_mglru_cases[] = {
 	KUNIT_CASE(mglru_reclaim_promotes_used_anon_and_evicts_unused),
 	KUNIT_CASE(mglru_reclaim_protects_page_cache_read_five_times),
 	KUNIT_CASE(mglru_refault_of_page_cache_read_four_times_counts_in_its_tier),
+	KUNIT_CASE_PARAM(get_type_to_scan_evicts_the_type_that_refaults_less,
+			 type_choice_gen_params),
+	KUNIT_CASE_PARAM(get_tier_idx_protects_the_tiers_that_refault_more,
+			 tier_choice_gen_params),
 	{}
 };
 
