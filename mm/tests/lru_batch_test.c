@@ -173,6 +173,52 @@ static void folio_queued_for_deactivation_stays_listed_for_mlock(struct kunit *t
 	lrutest_drain();
 }
 
+/*
+ * folio_activate() (folio_mark_accessed() of a listed folio used twice
+ * calls it) on SMP queues the folio in this CPU's lru_activate batch,
+ * taking a reference, and promises no list at return: it stays on the
+ * inactive list with PG_lru and nothing is counted until lru_add_drain()
+ * moves it to the active list and counts PGACTIVATE.  Without SMP there is
+ * no batch: folio_activate() moves it under the lru lock at once.
+ */
+static void folio_activate_moves_the_folio_at_the_drain(struct kunit *test)
+{
+	const bool batched = IS_ENABLED(CONFIG_SMP);
+	unsigned long events;
+	struct folio *folio;
+	int refs;
+
+	if (lru_gen_enabled())
+		kunit_skip(test, "the multi-gen LRU lists a new folio as active");
+	lru_add_drain();
+	folio = lrutest_real_folio(test, 0, LRUTEST_ANON, true);
+	KUNIT_ASSERT_EQ(test, lrutest_locate(folio), (int)LRU_INACTIVE_ANON);
+	refs = folio_ref_count(folio);
+	events = lrutest_vm_event(PGACTIVATE);
+
+	folio_activate(folio);
+	KUNIT_EXPECT_TRUE_MSG(test, folio_test_lru(folio), "PG_lru right after folio_activate()");
+	KUNIT_EXPECT_EQ_MSG(test, folio_test_active(folio), !batched,
+			    "PG_active right after folio_activate()");
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(folio),
+			    (int)(batched ? LRU_INACTIVE_ANON : LRU_ACTIVE_ANON),
+			    "its list right after folio_activate()");
+	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), refs + (batched ? 1 : 0),
+			    "references right after folio_activate()");
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_vm_event(PGACTIVATE) - events, batched ? 0UL : 1UL,
+			    "PGACTIVATE right after folio_activate()");
+
+	lru_add_drain();
+	KUNIT_EXPECT_TRUE_MSG(test, folio_test_lru(folio), "PG_lru after lru_add_drain()");
+	KUNIT_EXPECT_TRUE_MSG(test, folio_test_active(folio), "PG_active after lru_add_drain()");
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_locate(folio), (int)LRU_ACTIVE_ANON,
+			    "its list after lru_add_drain()");
+	KUNIT_EXPECT_EQ_MSG(test, folio_ref_count(folio), refs,
+			    "references after lru_add_drain()");
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_vm_event(PGACTIVATE) - events, 1UL,
+			    "PGACTIVATE after lru_add_drain()");
+}
+
 #define MADV_PAGES	8
 
 struct madvise_row {
@@ -316,6 +362,7 @@ static struct kunit_case lru_batch_cases[] = {
 	KUNIT_CASE(folio_add_lru_lists_at_once_while_lru_cache_disabled),
 	KUNIT_CASE(folio_added_on_another_cpu_waits_for_lru_add_drain_all),
 	KUNIT_CASE(folio_queued_for_deactivation_stays_listed_for_mlock),
+	KUNIT_CASE(folio_activate_moves_the_folio_at_the_drain),
 	KUNIT_CASE_PARAM(madvise_leaves_folios_active_and_held_by_its_batch, madvise_gen_params),
 	KUNIT_CASE_PARAM(lru_add_drain_moves_the_folios_madvise_queued, madvise_gen_params),
 	KUNIT_CASE(put_pages_list_frees_more_than_a_batch),
