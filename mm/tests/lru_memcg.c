@@ -478,6 +478,9 @@ void lrutest_memcg_workingset(struct lrutest_memcg *cg, struct lrutest_workingse
 	s->refault = memcg_page_state(cg->memcg, WORKINGSET_REFAULT_FILE);
 	s->activate = memcg_page_state(cg->memcg, WORKINGSET_ACTIVATE_FILE);
 	s->restore = memcg_page_state(cg->memcg, WORKINGSET_RESTORE_FILE);
+	s->refault_anon = memcg_page_state(cg->memcg, WORKINGSET_REFAULT_ANON);
+	s->activate_anon = memcg_page_state(cg->memcg, WORKINGSET_ACTIVATE_ANON);
+	s->restore_anon = memcg_page_state(cg->memcg, WORKINGSET_RESTORE_ANON);
 	s->age = atomic_long_read(&cg->lruvec->nonresident_age);
 }
 

@@ -50,13 +50,17 @@ struct lrutest_reclaim_stat {
 };
 
 /*
- * The test memcg's refault counts (memory.stat's workingset_*_file) and the
- * eviction clock of its lruvec: lrutest_memcg_workingset().
+ * The test memcg's refault counts (memory.stat's workingset_*_file and
+ * workingset_*_anon) and the eviction clock of its lruvec:
+ * lrutest_memcg_workingset().
  */
 struct lrutest_workingset {
 	unsigned long refault;	/* WORKINGSET_REFAULT_FILE */
 	unsigned long activate;	/* WORKINGSET_ACTIVATE_FILE */
 	unsigned long restore;	/* WORKINGSET_RESTORE_FILE */
+	unsigned long refault_anon;	/* WORKINGSET_REFAULT_ANON */
+	unsigned long activate_anon;	/* WORKINGSET_ACTIVATE_ANON */
+	unsigned long restore_anon;	/* WORKINGSET_RESTORE_ANON */
 	unsigned long age;	/* lruvec->nonresident_age */
 };
 

@@ -744,6 +744,105 @@ static void workingset_refault_activates_within_the_workingset_size(struct kunit
 	lrutest_vm_end(test);
 }
 
+#define NR_SWAPPED_ANON	256UL
+#define SWAPPED_EVICTED	55UL	/* of NR_SWAPPED_ANON by one reclaim of 32 */
+
+struct anon_refault_row {
+	const char *desc;
+	unsigned long cache;		/* page cache pages read once after the eviction */
+	unsigned long distance;		/* of the page refaulted */
+	bool activated;			/* expected */
+};
+
+/*
+ * The workingset size of an anon refault, with swap space, is the active
+ * anon and all of the file pages of the evicting lruvec; here the page
+ * cache the row reads once after the eviction (inactive file) and nothing
+ * else.  The refault of the page evicted last has distance 1.
+ */
+static const struct anon_refault_row anon_refault_rows[] = {
+	{ "no page cache: the last page evicted, distance 1, beyond", 0, 1, false },
+	{ "16 page cache pages: distance 16, within", 16, 16, true },
+	{ "16 page cache pages: distance 17, beyond", 16, 17, false },
+	{ "256 page cache pages: the oldest page, distance 55, within", 256,
+	  SWAPPED_EVICTED, true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(anon_refault, anon_refault_rows, desc);
+
+/*
+ * Workingset detection of anon (mm/workingset.c): swap-out leaves a shadow
+ * entry in the swap cache slot, and the swap-in that finds it is a refault,
+ * WORKINGSET_REFAULT_ANON.  It is activated, WORKINGSET_ACTIVATE_ANON and
+ * PG_active before the folio is added to the LRU, when its refault
+ * distance is at most the workingset size; a folio never active before
+ * its eviction is no restore.
+ *
+ * NR_SWAPPED_ANON anon pages unused since their fault, the test memcg's
+ * only folios, and one memcg reclaim of 32 at MAX_SWAPPINESS: it swaps out
+ * pages 0 to 54 from the tail of the inactive anon list, in that order (the
+ * arithmetic of memcg_reclaim_culls_locked_folios_once()'s "M = 0" row:
+ * 1 + 1 + 3 + 7 + 15 + 28 = 55), each eviction one more nonresident_age and
+ * no activation, so page j has distance 55 - j.  The swap device is a RAM
+ * disk, SWP_SYNCHRONOUS_IO: the fault swaps in the one page, no readahead.
+ */
+static void swap_in_refault_activates_within_the_workingset_size(struct kunit *test)
+{
+	const struct anon_refault_row *row = test->param_value;
+	const unsigned long page = SWAPPED_EVICTED - row->distance;
+	struct lrutest_workingset s0, s1, s2;
+	struct lrutest_reclaim_stat b, a;
+	struct lrutest_memcg *cg;
+	unsigned long addr, i;
+	struct folio *folio;
+
+	lrutest_swap_on(test);
+	cg = lrutest_memcg_create(test);
+	addr = lrutest_memcg_anon(test, NR_SWAPPED_ANON, true);
+	lrutest_memcg_stat(cg, &b);
+	KUNIT_ASSERT_EQ(test, b.lru[LRU_INACTIVE_ANON], NR_SWAPPED_ANON);
+	KUNIT_ASSERT_EQ(test, b.lru[LRU_ACTIVE_ANON] + lrutest_stat_file(&b), 0UL);
+	lrutest_memcg_workingset(cg, &s0);
+
+	KUNIT_ASSERT_EQ(test, lrutest_memcg_reclaim(cg, TO_RECLAIM, MAX_SWAPPINESS),
+			SWAPPED_EVICTED);
+	lrutest_memcg_workingset(cg, &s1);
+	KUNIT_ASSERT_EQ_MSG(test, s1.age - s0.age, SWAPPED_EVICTED,
+			    "set up: nonresident_age, one per eviction");
+	for (i = 0; i < NR_SWAPPED_ANON; i++)
+		KUNIT_ASSERT_EQ_MSG(test, !lrutest_folio_at(test, addr + i * PAGE_SIZE),
+				    i < SWAPPED_EVICTED,
+				    "set up: page %lu swapped out, or left, out of order", i);
+
+	if (row->cache)
+		lrutest_memcg_read(test, cg, lrutest_ramdisk(test, 1), 0, row->cache, 1);
+	lrutest_drain();
+	lrutest_memcg_stat(cg, &a);
+	KUNIT_ASSERT_EQ_MSG(test, a.lru[LRU_INACTIVE_FILE], row->cache,
+			    "set up: the workingset size");
+	KUNIT_ASSERT_EQ(test, a.lru[LRU_ACTIVE_FILE] + a.lru[LRU_ACTIVE_ANON], 0UL);
+	lrutest_memcg_workingset(cg, &s1);
+
+	lrutest_touch(test, addr + page * PAGE_SIZE);
+	folio = lrutest_folio_at(test, addr + page * PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	KUNIT_EXPECT_EQ_MSG(test, folio_test_active(folio), row->activated,
+			    "PG_active of page %lu as the fault returns", page);
+	lrutest_drain();
+	lrutest_memcg_workingset(cg, &s2);
+	KUNIT_EXPECT_EQ(test, s2.refault_anon - s1.refault_anon, 1UL);
+	KUNIT_EXPECT_EQ(test, s2.activate_anon - s1.activate_anon, (unsigned long)row->activated);
+	KUNIT_EXPECT_EQ(test, s2.restore_anon - s1.restore_anon, 0UL);
+	KUNIT_EXPECT_EQ(test, s2.refault - s1.refault, 0UL);
+	KUNIT_EXPECT_EQ_MSG(test, s2.age - s1.age, (unsigned long)row->activated,
+			    "nonresident_age over the refault: one if activated");
+	KUNIT_EXPECT_EQ_MSG(test, lrutest_memcg_find(cg, folio),
+			    row->activated ? (int)LRU_ACTIVE_ANON : (int)LRU_INACTIVE_ANON,
+			    "list of the swapped-in page %lu", page);
+	KUNIT_EXPECT_FALSE(test, folio_test_workingset(folio));
+	lrutest_vm_end(test);
+}
+
 static struct kunit_case reclaim_aging_cases[] = {
 	KUNIT_CASE(reclaim_deactivates_file_when_inactive_is_low),
 	KUNIT_CASE(reclaim_leaves_active_file_when_inactive_is_high),
@@ -755,6 +854,8 @@ static struct kunit_case reclaim_aging_cases[] = {
 	KUNIT_CASE(reclaim_rotates_a_used_executable_folio_on_the_active_list),
 	KUNIT_CASE_PARAM(workingset_refault_activates_within_the_workingset_size,
 			 refault_gen_params),
+	KUNIT_CASE_PARAM(swap_in_refault_activates_within_the_workingset_size,
+			 anon_refault_gen_params),
 	{}
 };
 
