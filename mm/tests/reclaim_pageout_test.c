@@ -69,11 +69,13 @@ static int lazyfree(unsigned long addr, unsigned long pages)
 struct locked_row {
 	const char *desc;
 	int flags;		/* of mlock2() */
-	int advice;		/* MADV_PAGEOUT or MADV_FREE */
+	int advice;		/* MADV_PAGEOUT, MADV_COLD or MADV_FREE */
 };
 
 static const struct locked_row locked_rows[] = {
 	{ "MADV_PAGEOUT of mlock()", 0, MADV_PAGEOUT },
+	{ "MADV_COLD of mlock()", 0, MADV_COLD },
+	{ "MADV_COLD of mlock2(MLOCK_ONFAULT)", MLOCK_ONFAULT, MADV_COLD },
 	{ "MADV_PAGEOUT of mlock2(MLOCK_ONFAULT)", MLOCK_ONFAULT, MADV_PAGEOUT },
 	{ "MADV_FREE of mlock()", 0, MADV_FREE },
 	{ "MADV_FREE of mlock2(MLOCK_ONFAULT)", MLOCK_ONFAULT, MADV_FREE },
@@ -82,11 +84,11 @@ static const struct locked_row locked_rows[] = {
 KUNIT_ARRAY_PARAM_DESC(locked, locked_rows, desc);
 
 /*
- * No MADV_PAGEOUT (can_madv_lru_vma()) and no MADV_FREE
+ * No MADV_PAGEOUT or MADV_COLD (can_madv_lru_vma()) and no MADV_FREE
  * (madvise_dontneed_free_valid_vma(): only MADV_DONTNEED_LOCKED may drop
  * locked pages) of a VM_LOCKED VMA, VM_LOCKONFAULT too: -EINVAL before any
- * folio is looked at, so every folio stays mlocked on LRU_UNEVICTABLE and
- * no count moves.
+ * folio is looked at, so every folio stays mlocked on LRU_UNEVICTABLE,
+ * mapped, with no reference taken or dropped, and no count moves.
  */
 static void madvise_refuses_a_locked_vma(struct kunit *test)
 {
@@ -100,14 +102,20 @@ static void madvise_refuses_a_locked_vma(struct kunit *test)
 
 	if (row->advice == MADV_PAGEOUT)
 		ret = pageout(addr, NR_PAGES);
-	else
+	else if (row->advice == MADV_FREE)
 		ret = lazyfree(addr, NR_PAGES);
+	else
+		ret = do_madvise(current->mm, addr, NR_PAGES * PAGE_SIZE, row->advice);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){ .lists = true },
 				  row->desc);
-	for (i = 0; i < NR_PAGES; i++)
-		lrutest_expect_mlocked(test, lrutest_folio_at(test, addr + i * PAGE_SIZE), 1,
-				       row->desc);
+	for (i = 0; i < NR_PAGES; i++) {
+		struct folio *folio = lrutest_folio_at(test, addr + i * PAGE_SIZE);
+
+		KUNIT_ASSERT_NOT_NULL(test, folio);
+		lrutest_expect_mlocked(test, folio, 1, row->desc);
+		lrutest_expect_refs(test, folio, 1, 1, row->desc);
+	}
 	lrutest_vm_end(test);
 }
 
