@@ -744,28 +744,44 @@ static void workingset_refault_activates_within_the_workingset_size(struct kunit
 	lrutest_vm_end(test);
 }
 
-#define NR_SWAPPED_ANON	256UL
-#define SWAPPED_EVICTED	55UL	/* of NR_SWAPPED_ANON by one reclaim of 32 */
-
 struct anon_refault_row {
 	const char *desc;
+	unsigned long pages;		/* anon pages of the memcg */
+	bool active;			/* used twice (active), or unused since their fault */
+	unsigned long evicted;		/* expected: pages one reclaim of 32 swaps out, or 0 */
+	unsigned long refill;		/* expected: PGREFILL, pages it deactivates first */
 	unsigned long cache;		/* page cache pages read once after the eviction */
 	unsigned long distance;		/* of the page refaulted */
 	bool activated;			/* expected */
+	bool restore;			/* expected: PG_workingset, a restore */
 };
 
 /*
  * The workingset size of an anon refault, with swap space, is the active
- * anon and all of the file pages of the evicting lruvec; here the page
- * cache the row reads once after the eviction (inactive file) and nothing
- * else.  The refault of the page evicted last has distance 1.
+ * anon and all of the file pages of the evicting lruvec: in the first four
+ * rows the page cache the row reads once after the eviction (inactive
+ * file) and nothing else.  The refault of the page evicted last has
+ * distance 1.  256 unused pages: 55 swapped out, the arithmetic of the
+ * file rows of workingset_refault_activates_within_the_workingset_size()
+ * (at swappiness 200 reclaim scans the inactive anon list as it scans
+ * file without swap, file getting no share).  The last row has 512 active
+ * pages and nothing inactive, and no stated count: reclaim deactivates
+ * (PG_workingset) before it swaps out, so every page swapped out was
+ * deactivated first, and the active pages it leaves outnumber what it
+ * swapped out, so every refault distance (at most the evictions) is
+ * within: the first page swapped out refaults activated, a restore.
  */
 static const struct anon_refault_row anon_refault_rows[] = {
-	{ "no page cache: the last page evicted, distance 1, beyond", 0, 1, false },
-	{ "16 page cache pages: distance 16, within", 16, 16, true },
-	{ "16 page cache pages: distance 17, beyond", 16, 17, false },
-	{ "256 page cache pages: the oldest page, distance 55, within", 256,
-	  SWAPPED_EVICTED, true },
+	{ "no page cache: the last page evicted, distance 1, beyond",
+	  256, false, 55, 0, 0, 1, false, false },
+	{ "16 page cache pages: distance 16, within",
+	  256, false, 55, 0, 16, 16, true, false },
+	{ "16 page cache pages: distance 17, beyond",
+	  256, false, 55, 0, 16, 17, false, false },
+	{ "256 page cache pages: the oldest page, distance 55, within",
+	  256, false, 55, 0, 256, 55, true, false },
+	{ "deactivated by reclaim, then swapped out: a restore",
+	  512, true, 0, 0, 0, 0, true, true },
 };
 
 KUNIT_ARRAY_PARAM_DESC(anon_refault, anon_refault_rows, desc);
@@ -775,52 +791,77 @@ KUNIT_ARRAY_PARAM_DESC(anon_refault, anon_refault_rows, desc);
  * entry in the swap cache slot, and the swap-in that finds it is a refault,
  * WORKINGSET_REFAULT_ANON.  It is activated, WORKINGSET_ACTIVATE_ANON and
  * PG_active before the folio is added to the LRU, when its refault
- * distance is at most the workingset size; a folio never active before
- * its eviction is no restore.
+ * distance is at most the workingset size; a folio deactivated before its
+ * eviction (PG_workingset) is a restore, WORKINGSET_RESTORE_ANON and
+ * PG_workingset again.
  *
- * NR_SWAPPED_ANON anon pages unused since their fault, the test memcg's
- * only folios, and one memcg reclaim of 32 at MAX_SWAPPINESS: it swaps out
- * pages 0 to 54 from the tail of the inactive anon list, in that order (the
- * arithmetic of memcg_reclaim_culls_locked_folios_once()'s "M = 0" row:
- * 1 + 1 + 3 + 7 + 15 + 28 = 55), each eviction one more nonresident_age and
- * no activation, so page j has distance 55 - j.  The swap device is a RAM
+ * The row's anon pages are the test memcg's only folios; one memcg reclaim
+ * of 32 at MAX_SWAPPINESS swaps out pages 0 to N-1 from the tail of the
+ * inactive anon list, in that order, each eviction one more
+ * nonresident_age, so page j has distance N - j.  The swap device is a RAM
  * disk, SWP_SYNCHRONOUS_IO: the fault swaps in the one page, no readahead.
  */
 static void swap_in_refault_activates_within_the_workingset_size(struct kunit *test)
 {
 	const struct anon_refault_row *row = test->param_value;
-	const unsigned long page = SWAPPED_EVICTED - row->distance;
 	struct lrutest_workingset s0, s1, s2;
+	unsigned long addr, i, evicted, page;
 	struct lrutest_reclaim_stat b, a;
 	struct lrutest_memcg *cg;
-	unsigned long addr, i;
 	struct folio *folio;
 
 	lrutest_swap_on(test);
 	cg = lrutest_memcg_create(test);
-	addr = lrutest_memcg_anon(test, NR_SWAPPED_ANON, true);
+	addr = lrutest_memcg_anon(test, row->pages, !row->active);
+	for (i = 0; i < row->pages && row->active; i++) {
+		/* A second use activates (folio_mark_accessed()). */
+		lrutest_touch(test, addr + i * PAGE_SIZE);
+		lrutest_touch(test, addr + i * PAGE_SIZE);
+	}
+	lrutest_drain();
 	lrutest_memcg_stat(cg, &b);
-	KUNIT_ASSERT_EQ(test, b.lru[LRU_INACTIVE_ANON], NR_SWAPPED_ANON);
-	KUNIT_ASSERT_EQ(test, b.lru[LRU_ACTIVE_ANON] + lrutest_stat_file(&b), 0UL);
+	KUNIT_ASSERT_EQ(test, b.lru[row->active ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON],
+			row->pages);
+	KUNIT_ASSERT_EQ(test, lrutest_stat_anon(&b), row->pages);
+	KUNIT_ASSERT_EQ(test, lrutest_stat_file(&b), 0UL);
 	lrutest_memcg_workingset(cg, &s0);
 
-	KUNIT_ASSERT_EQ(test, lrutest_memcg_reclaim(cg, TO_RECLAIM, MAX_SWAPPINESS),
-			SWAPPED_EVICTED);
+	evicted = lrutest_memcg_reclaim(cg, TO_RECLAIM, MAX_SWAPPINESS);
+	lrutest_memcg_stat(cg, &a);
 	lrutest_memcg_workingset(cg, &s1);
-	KUNIT_ASSERT_EQ_MSG(test, s1.age - s0.age, SWAPPED_EVICTED,
+	KUNIT_ASSERT_EQ_MSG(test, s1.age - s0.age, evicted,
 			    "set up: nonresident_age, one per eviction");
-	for (i = 0; i < NR_SWAPPED_ANON; i++)
-		KUNIT_ASSERT_EQ_MSG(test, !lrutest_folio_at(test, addr + i * PAGE_SIZE),
-				    i < SWAPPED_EVICTED,
-				    "set up: page %lu swapped out, or left, out of order", i);
+	KUNIT_ASSERT_EQ(test, lrutest_stat_anon(&b) - lrutest_stat_anon(&a), evicted);
+	if (row->evicted) {
+		KUNIT_ASSERT_EQ(test, evicted, row->evicted);
+		KUNIT_ASSERT_EQ_MSG(test, a.refill - b.refill, row->refill,
+				    "set up: pages reclaim deactivated before it evicted");
+		for (i = 0; i < row->pages; i++)
+			KUNIT_ASSERT_EQ_MSG(test, !lrutest_folio_at(test, addr + i * PAGE_SIZE),
+					    i < evicted,
+					    "set up: page %lu swapped out, or left, out of order", i);
+		page = evicted - row->distance;
+	} else {
+		KUNIT_ASSERT_GT(test, evicted, 0UL);
+		KUNIT_ASSERT_GE_MSG(test, a.refill - b.refill, evicted,
+				    "set up: every page swapped out deactivated first");
+		KUNIT_ASSERT_GE_MSG(test, a.lru[LRU_ACTIVE_ANON], evicted,
+				    "set up: every distance within the active pages left");
+		for (page = 0; page < row->pages; page++)
+			if (!lrutest_folio_at(test, addr + page * PAGE_SIZE))
+				break;
+		KUNIT_ASSERT_LT(test, page, row->pages);
+	}
 
 	if (row->cache)
 		lrutest_memcg_read(test, cg, lrutest_ramdisk(test, 1), 0, row->cache, 1);
 	lrutest_drain();
 	lrutest_memcg_stat(cg, &a);
-	KUNIT_ASSERT_EQ_MSG(test, a.lru[LRU_INACTIVE_FILE], row->cache,
-			    "set up: the workingset size");
-	KUNIT_ASSERT_EQ(test, a.lru[LRU_ACTIVE_FILE] + a.lru[LRU_ACTIVE_ANON], 0UL);
+	/* The workingset size of the cold rows: their page cache. */
+	if (!row->active)
+		KUNIT_ASSERT_EQ_MSG(test, a.lru[LRU_INACTIVE_FILE] + a.lru[LRU_ACTIVE_FILE] +
+				    a.lru[LRU_ACTIVE_ANON], row->cache,
+				    "set up: the workingset size");
 	lrutest_memcg_workingset(cg, &s1);
 
 	lrutest_touch(test, addr + page * PAGE_SIZE);
@@ -832,14 +873,14 @@ static void swap_in_refault_activates_within_the_workingset_size(struct kunit *t
 	lrutest_memcg_workingset(cg, &s2);
 	KUNIT_EXPECT_EQ(test, s2.refault_anon - s1.refault_anon, 1UL);
 	KUNIT_EXPECT_EQ(test, s2.activate_anon - s1.activate_anon, (unsigned long)row->activated);
-	KUNIT_EXPECT_EQ(test, s2.restore_anon - s1.restore_anon, 0UL);
+	KUNIT_EXPECT_EQ(test, s2.restore_anon - s1.restore_anon, (unsigned long)row->restore);
 	KUNIT_EXPECT_EQ(test, s2.refault - s1.refault, 0UL);
 	KUNIT_EXPECT_EQ_MSG(test, s2.age - s1.age, (unsigned long)row->activated,
 			    "nonresident_age over the refault: one if activated");
 	KUNIT_EXPECT_EQ_MSG(test, lrutest_memcg_find(cg, folio),
 			    row->activated ? (int)LRU_ACTIVE_ANON : (int)LRU_INACTIVE_ANON,
 			    "list of the swapped-in page %lu", page);
-	KUNIT_EXPECT_FALSE(test, folio_test_workingset(folio));
+	KUNIT_EXPECT_EQ(test, folio_test_workingset(folio), row->restore);
 	lrutest_vm_end(test);
 }
 
