@@ -519,6 +519,10 @@ static void munlock_of_one_of_two_vmas_keeps_the_shmem_folio_mlocked(struct kuni
 	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(a, LEN(SHMEM_PAGES)), 0L);
+	/* locked_vm counts each VMA's pages: the second's are left. */
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), (unsigned long)SHMEM_PAGES);
+	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(a) & VM_LOCKED);
+	KUNIT_EXPECT_TRUE(test, lrutest_vma_flags(b) & VM_LOCKED);
 	expect_all_mlocked(test, folios, SHMEM_PAGES, 2, 1, "still locked in the second VMA");
 	lrutest_expect_stat_delta(test, &before, &(struct lrutest_stat){},
 				  "munlock of the first VMA");
@@ -540,6 +544,8 @@ static void munlock_of_the_second_vma_rescues_the_shmem_folio(struct kunit *test
 	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(b, LEN(SHMEM_PAGES)), 0L);
+	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(), 0UL);
+	KUNIT_EXPECT_FALSE(test, lrutest_vma_flags(b) & VM_LOCKED);
 	expect_all_evictable(test, folios, SHMEM_PAGES, 2, false, true,
 			     "unlocked in both VMAs");
 	lrutest_expect_stat_delta(test, &before,
