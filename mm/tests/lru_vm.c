@@ -250,7 +250,10 @@ void lrutest_expect_evictable(struct kunit *test, struct folio *folio,
  * As lrutest_expect_evictable(), and on the classic LRU on the inactive
  * list of its type (unevictable-lru.rst: munlock "moves the folio to the
  * inactive list"; mlock cleared PG_active).  The multi-gen LRU places it by
- * generation instead (lru_gen_add_folio()): not checked there.
+ * generation instead (lru_gen_add_folio()): an anon folio not in the swap
+ * cache, as a rescued one is, in the second youngest generation, max_seq
+ * - 1 ("mm/mglru: fix underprotected page cache"); a file folio's
+ * generation depends on the ages of the lruvec and is not checked.
  */
 void lrutest_expect_rescued(struct kunit *test, struct folio *folio,
 			    bool file, const char *what)
@@ -258,9 +261,25 @@ void lrutest_expect_rescued(struct kunit *test, struct folio *folio,
 	int lru = lrutest_locate(folio);
 
 	expect_evictable_on(test, folio, lru, file, what);
-	if (!lru_gen_enabled() && lru != LRUTEST_NOT_LISTED)
+	if (lru == LRUTEST_NOT_LISTED)
+		return;
+	if (!lru_gen_enabled()) {
 		KUNIT_EXPECT_FALSE_MSG(test, is_active_lru(lru), "%s: rescued onto %s",
 				       what, lrutest_lru_names[lru]);
+		return;
+	}
+#ifdef CONFIG_LRU_GEN
+	if (!file && !folio_test_swapcache(folio)) {
+		unsigned long max_seq;
+
+		rcu_read_lock();
+		max_seq = READ_ONCE(folio_lruvec(folio)->lrugen.max_seq);
+		rcu_read_unlock();
+		KUNIT_EXPECT_EQ_MSG(test, folio_lru_gen(folio), lru_gen_from_seq(max_seq - 1),
+				    "%s: generation of the rescued folio (max_seq %lu)",
+				    what, max_seq);
+	}
+#endif
 }
 
 /**

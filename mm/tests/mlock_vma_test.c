@@ -342,7 +342,10 @@ static void munlock_of_the_middle_rescues_its_folios(struct kunit *test)
 	lrutest_stat(&before);
 
 	KUNIT_ASSERT_EQ(test, ksys_munlock(addr + LEN(2), LEN(4)), 0L);
-	expect_all_evictable(test, folios, NPAGES, 1, false, true, "after munlock");
+	/* Pages 2 to 5 rescued; the others were never locked. */
+	expect_all_evictable(test, folios, 2, 1, false, false, "before the middle");
+	expect_all_evictable(test, folios + 2, 4, 1, false, true, "after munlock");
+	expect_all_evictable(test, folios + 6, NPAGES - 6, 1, false, false, "after the middle");
 	lrutest_expect_stat_delta(test, &before,
 				  &(struct lrutest_stat){
 					.nr_mlock = -4, .munlocked = 4, .rescued = 4 },
