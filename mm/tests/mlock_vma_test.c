@@ -1276,8 +1276,7 @@ static void mlock_and_munlock_over_vma_layouts(struct kunit *test)
 	lrutest_stat(&before);
 
 	KUNIT_EXPECT_EQ(test, layout_do(addr, &row->call), row->ret);
-	expect_layout(test, addr, folios, row, row->locked, row->pre_locked & ~row->locked,
-		      "after the call");
+	expect_layout(test, addr, folios, row, row->locked, lost, "after the call");
 	KUNIT_EXPECT_EQ(test, layout_vmas(addr), row->vmas);
 	KUNIT_EXPECT_EQ(test, lrutest_locked_vm(),
 			(unsigned long)hweight32(row->locked & ~row->holes));

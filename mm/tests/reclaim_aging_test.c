@@ -767,9 +767,10 @@ struct anon_refault_row {
  * file without swap, file getting no share).  The last row has 512 active
  * pages and nothing inactive, and no stated count: reclaim deactivates
  * (PG_workingset) before it swaps out, so every page swapped out was
- * deactivated first, and the active pages it leaves outnumber what it
- * swapped out, so every refault distance (at most the evictions) is
- * within: the first page swapped out refaults activated, a restore.
+ * deactivated first (checked: PGREFILL at least the evictions), and the
+ * active pages it leaves are at least as many as it swapped out (checked),
+ * so every refault distance (at most the evictions) is within: the
+ * lowest-numbered page swapped out refaults activated, a restore.
  */
 static const struct anon_refault_row anon_refault_rows[] = {
 	{ "no page cache: the last page evicted, distance 1, beyond",
@@ -839,7 +840,8 @@ static void swap_in_refault_activates_within_the_workingset_size(struct kunit *t
 		for (i = 0; i < row->pages; i++)
 			KUNIT_ASSERT_EQ_MSG(test, !lrutest_folio_at(test, addr + i * PAGE_SIZE),
 					    i < evicted,
-					    "set up: page %lu swapped out, or left, out of order", i);
+					    "set up: page %lu swapped out, or left, out of order",
+					    i);
 		page = evicted - row->distance;
 	} else {
 		KUNIT_ASSERT_GT(test, evicted, 0UL);

@@ -708,7 +708,10 @@ static void shm_unlock_rescues_a_culled_large_folio_by_pages(struct kunit *test)
 
 	folio = shm_culled_large_folio(test, &before, &lock);
 	lrutest_shmem_unlock(test, lock);
-	/* The cull cleared PG_active: the rescue lists it inactive. */
+	/*
+	 * The cull cleared PG_active: the rescue lists it inactive (on the
+	 * multi-gen LRU, in max_seq - 1, as any anon folio).
+	 */
 	lrutest_expect_rescued(test, folio, false, "SHM_UNLOCK");
 	lrutest_expect_refs(test, folio, 0, 1, "SHM_UNLOCK");
 	lrutest_expect_stat_delta(test, &before,
